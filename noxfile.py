@@ -1,0 +1,104 @@
+"""Sessions for the Venom workspace: tests per package, lint, types, integration, conformance, bench."""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+nox.options.default_venv_backend = "uv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["tests", "lint", "types", "isolation", "integration", "conformance"]
+
+PACKAGES = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp", "venom-echo")
+PYTHON = "3.11"
+
+
+def sync(session: nox.Session, *args: str) -> None:
+    """Install the locked workspace (or part of it) into the session's venv."""
+    env = {"UV_PROJECT_ENVIRONMENT": session.virtualenv.location}
+    session.run_install("uv", "sync", "--locked", *args, env=env, external=True)
+
+
+def pytest(session: nox.Session, *paths: str) -> None:
+    args = session.posargs or []
+    session.run("pytest", *paths, *args)
+
+
+@nox.session(python=PYTHON)
+@nox.parametrize("package", PACKAGES)
+def test(session: nox.Session, package: str) -> None:
+    """One package's own tests, in the full workspace environment."""
+    sync(session, "--all-packages")
+    pytest(session, f"packages/{package}/tests")
+
+
+@nox.session(python=PYTHON)
+def tests(session: nox.Session) -> None:
+    """Every package's tests plus the workspace tests, in one run."""
+    sync(session, "--all-packages")
+    pytest(
+        session,
+        "tests",
+        "--ignore=tests/integration",
+        "--ignore=tests/conformance",
+        *(f"packages/{p}/tests" for p in PACKAGES),
+    )
+
+
+@nox.session(python=PYTHON)
+def isolation(session: nox.Session) -> None:
+    """venom-proto imports and passes its tests with only its own dependencies installed."""
+    sync(session, "--package", "venom-proto", "--no-default-groups")
+    session.run(
+        "uv", "pip", "install", "--python", session.virtualenv.location,
+        "pytest", "pytest-timeout", "hypothesis", external=True,
+    )  # fmt: skip
+    for other in ("venom_schema", "venom_gen", "venom_mcp", "venom_echo", "pydantic", "typer"):
+        session.run(
+            "python", "-c", f"import importlib.util as u; assert u.find_spec({other!r}) is None",
+        )  # fmt: skip
+    pytest(session, "packages/venom-proto/tests")
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check over the whole tree."""
+    sync(session, "--all-packages")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python=PYTHON)
+def types(session: nox.Session) -> None:
+    """mypy --strict over every package, its tests and this noxfile."""
+    sync(session, "--all-packages")
+    session.run("mypy", "noxfile.py", "tests", *(f"packages/{p}/src" for p in PACKAGES))
+
+
+@nox.session(python=PYTHON)
+def integration(session: nox.Session) -> None:
+    """Boot venom-echo for real and drive it over the socket, the CLI and MCP."""
+    sync(session, "--all-packages")
+    pytest(session, "tests/integration")
+
+
+@nox.session(python=PYTHON)
+def conformance(session: nox.Session) -> None:
+    """Black-box RFC conformance suite; `-- --daemon CMD` checks another implementation."""
+    sync(session, "--all-packages")
+    pytest(session, "tests/conformance")
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks against baselines started in the same run; prints ratios."""
+    sync(session, "--all-packages")
+    session.run("python", "-m", "bench", *session.posargs, env={"PYTHONPATH": os.getcwd()})
+
+
+@nox.session(name="zon-oracle", python=PYTHON)
+def zon_oracle(session: nox.Session) -> None:
+    """Compare the ZON reader with the real Zig compiler on a corpus plus generated inputs."""
+    sync(session, "--all-packages", "--group", "oracle")
+    pytest(session, "packages/venom-schema/tests/oracle", "-p", "no:cacheprovider")

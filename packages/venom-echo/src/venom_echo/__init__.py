@@ -1,0 +1,3 @@
+"""venom-echo."""
+
+__all__: tuple[str, ...] = ()

@@ -1,0 +1,3 @@
+"""venom-gen."""
+
+__all__: tuple[str, ...] = ()

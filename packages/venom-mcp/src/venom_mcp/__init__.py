@@ -1,0 +1,3 @@
+"""venom-mcp."""
+
+__all__: tuple[str, ...] = ()

@@ -1,0 +1,3 @@
+"""venom-proto."""
+
+__all__: tuple[str, ...] = ()

@@ -1,0 +1,3 @@
+"""venom-schema."""
+
+__all__: tuple[str, ...] = ()
