@@ -1,0 +1,1 @@
+"""The sans-I/O protocol core: bytes in, events out. No sockets, no event loop."""

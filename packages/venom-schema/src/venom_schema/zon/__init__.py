@@ -1,0 +1,1 @@
+"""The strict ZON reader."""
