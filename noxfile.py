@@ -1,4 +1,4 @@
-"""Sessions for the Venom workspace: tests per package, lint, types, integration, conformance, bench."""
+"""Nox sessions: per-package tests, lint, types, integration, conformance, bench."""
 
 from __future__ import annotations
 

@@ -1,0 +1,86 @@
+"""venom-echo's handlers, bound to their exact wire names, plus the ECHO_BYTES frame echo."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from venom_gen.daemon.app import App
+from venom_proto import Frame, VenomError
+from venom_proto._server import Call, FrameContext, FrameHandler, Handler
+
+__all__ = ("ECHO_BYTES", "ECHO_BYTES_CAP", "EchoHandlers", "frame_handlers", "handlers")
+
+#: RFC-0002 §5.2 registry: venom-echo's one tool frame type and the capability that gates it.
+ECHO_BYTES = 0x0100
+ECHO_BYTES_CAP = "venom-echo.bytes"
+
+_FAILURES: dict[str, tuple[str, dict[str, Any]]] = {
+    "failed.echo": ("the echo failed on purpose", {"reason": "asked to fail"}),
+    "not_found.echo": ("there was nothing to echo", {"what": "text"}),
+    "conflict.echo_busy": ("the echo is busy", {"retry_after_ms": 100}),
+    "timeout.echo": ("the echo took too long", {"waited_ms": 0, "hint": None}),
+}
+
+
+class EchoHandlers:
+    """The product verbs. Every successful echo publishes an ``echo.echoed`` event."""
+
+    def __init__(self, app: App) -> None:
+        self.publish = app.events.publish
+
+    def echo(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        text = params["text"]
+        if params["style"] == "upper":
+            text = text.upper()
+        self.publish("echo.echoed", {"text": text})
+        return {"text": text}
+
+    async def repeat(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        text, count, interval = params["text"], params["count"], params["interval_ms"] / 1000
+        for index in range(count):
+            if interval:
+                await asyncio.sleep(interval)
+            await call.emit({"index": index, "text": text})
+        self.publish("echo.repeated", {"text": text, "count": count})
+        return {"count": count}
+
+    def exit(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        return {"status": params["status"]}
+
+    def fail(self, call: Call, params: dict[str, Any]) -> None:
+        code = params["code"]
+        message, data = _FAILURES[code]
+        raise VenomError(code, message, data)
+
+    def types(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "count": params["count"],
+            "ratio": params["ratio"],
+            "flag": params["flag"],
+            "tags": params.get("tags"),
+            "nested": params.get("nested"),
+            "mode": params.get("mode"),
+        }
+
+
+def handlers(app: App) -> Mapping[str, Handler]:
+    """Handlers by exact wire name; the registry refuses to start if one is missing or extra."""
+    h = EchoHandlers(app)
+    return {
+        "echo": h.echo,
+        "echo.repeat": h.repeat,
+        "echo.exit": h.exit,
+        "echo.fail": h.fail,
+        "echo.types": h.types,
+    }
+
+
+def _echo_bytes(ctx: FrameContext, frame: Frame) -> None:
+    ctx.send(ECHO_BYTES, frame.payload)
+
+
+def frame_handlers(app: App) -> Iterable[FrameHandler]:
+    """ECHO_BYTES frames come back unchanged on the stream they arrived on (RFC-0002 §5.3)."""
+    return (FrameHandler(ECHO_BYTES, ECHO_BYTES_CAP, _echo_bytes),)

@@ -1,0 +1,1 @@
+"""The daemon side every product shares: shared verbs, events, configuration and `serve`."""

@@ -1,0 +1,120 @@
+"""`App`: one running daemon's shared services, and `serve`, which puts it on its socket."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import anyio
+from venom_proto import VenomError
+from venom_proto._server import Call, ConnectionInfo, Handler, Server
+from venom_proto._server.paths import resolve_socket_path
+from venom_schema.grants import (
+    OwnerToken,
+    grants_for_connection,
+    install_owner_token,
+    remove_owner_token,
+)
+from venom_schema.model_cache import read_cache_info, read_model
+from venom_schema.registry import build_verbs
+
+from .config import ConfigStore
+from .doctor import doctor_report, filesystem_checks
+from .events import EventBus
+from .skill import SkillVerbs
+
+if TYPE_CHECKING:
+    from venom_gen.product import Product
+
+__all__ = ("App", "serve")
+
+
+class App:
+    """What handlers reach the world through: the model, events, configuration and a logger."""
+
+    def __init__(self, product: Product, socket_path: str) -> None:
+        self.product = product
+        self.socket_path = socket_path
+        self.model: dict[str, Any] = read_model(product.model_path)
+        self.digest: str | None = read_cache_info(product.model_path).get("digest")
+        self.log = logging.getLogger(product.tool)
+        self.events = EventBus()
+        self.config = ConfigStore(product.tool, product.config)
+        self.skill = SkillVerbs(self.model)
+        self.token: OwnerToken | None = None
+
+    def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """``doctor`` from the daemon's side of the socket."""
+        return doctor_report(filesystem_checks(self.product.tool, self.socket_path))
+
+    def shared_handlers(self) -> dict[str, Handler]:
+        """Handlers for the shared bundles' daemon verbs (rfcs/0001, rfcs/0003)."""
+        return {
+            "events": self.events.handle,
+            "config.get": self.config.get,
+            "config.set": self.config.set,
+            "config.check": self.config.check,
+            "config.reload": self.config.reload,
+            "config.schema": self.config.schema,
+            "skill": self.skill.skill,
+            "skill.install": self.skill.install,
+            "doctor": self.doctor,
+        }
+
+    def grants_for(self, connection: ConnectionInfo) -> frozenset[str]:
+        """The grants a connection holds (rfcs/0005-local-grants.md)."""
+        return grants_for_connection(connection, self.token)
+
+    def server(self) -> Server:
+        """The proto server with every handler wrapped by the registry."""
+        handlers = {**self.shared_handlers(), **self.product.handlers(self)}
+        verbs = build_verbs(self.model, handlers, grants_for=self.grants_for)
+        return Server(
+            self.product.tool,
+            self.product.version,
+            verbs,
+            frame_handlers=self.product.frame_handlers(self),
+            schema=self.digest,
+        )
+
+
+def _setup_logging(tool: str) -> None:
+    level = os.environ.get(tool.upper().replace("-", "_") + "_LOG", "info").upper()
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+def serve(product: Product, socket_flag: str | None, environ: Mapping[str, str]) -> int:
+    """``<tool> serve``: run the daemon in the foreground until SIGTERM or SIGINT."""
+    _setup_logging(product.tool)
+    log = logging.getLogger(product.tool)
+    try:
+        path = resolve_socket_path(product.tool, socket_flag, environ)
+        app = App(product, path)
+        server = app.server()
+    except VenomError as err:
+        log.error("%s (%s)", err.message, err.code)
+        return err.exit_code
+
+    def ready(where: str) -> None:
+        # Only the daemon that won the lock writes the token, so a losing racer can't clobber it.
+        app.token = install_owner_token(where)
+        log.info("listening on %s (pid %d, schema %s)", where, os.getpid(), app.digest)
+
+    try:
+        anyio.run(functools.partial(server.run, path, ready=ready), backend="asyncio")
+    except VenomError as err:
+        log.error("%s (%s)", err.message, err.code)
+        return err.exit_code
+    finally:
+        if app.token is not None:
+            remove_owner_token(path)
+    log.info("stopped")
+    return 0

@@ -1,0 +1,142 @@
+"""The shared ``doctor`` verb: named checks, each with a status and a hint (RFC-0002 §2, §6.2).
+
+The same checks run in two places. The daemon answers ``doctor`` from its side of the socket;
+the CLI runs them locally first (so it can report a daemon that is down) and adds the one check
+only it can make: its compiled schema digest against the daemon's ``hello.schema``.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from venom_proto import VenomError
+from venom_proto._server.paths import check_path_length, env_var_for, lock_path, verify_runtime_dir
+
+__all__ = ("Check", "doctor_report", "filesystem_checks", "reachability_checks")
+
+Check = dict[str, str]
+_RANK = {"ok": 0, "warn": 1, "fail": 2}
+
+
+def _check(name: str, status: str, message: str, hint: str | None = None) -> Check:
+    out = {"name": name, "status": status, "message": message}
+    if hint is not None and status != "ok":
+        out["hint"] = hint
+    return out
+
+
+def filesystem_checks(tool: str, socket_path: str) -> list[Check]:
+    """Runtime directory permissions, path length, the socket file and its lock (RFC-0002 §2)."""
+    override = f"use --socket or {env_var_for(tool)} with a shorter path"
+    checks: list[Check] = []
+    try:
+        check_path_length(socket_path)
+        checks.append(_check("path_length", "ok", f"{socket_path} fits in sun_path"))
+    except VenomError as err:
+        checks.append(_check("path_length", "fail", err.message, override))
+    runtime = os.path.dirname(socket_path) or "."
+    try:
+        verify_runtime_dir(runtime)
+        checks.append(_check("runtime_dir", "ok", f"{runtime} is private (0700, ours)"))
+    except VenomError as err:
+        problem = (err.data or {}).get("problem", "")
+        if problem == "missing":
+            hint = f"'{tool} serve' creates it"
+            checks.append(_check("runtime_dir", "warn", f"{runtime} does not exist yet", hint))
+        else:
+            hint = (
+                f"run: chmod 700 {runtime}"
+                if problem == "mode"
+                else f"remove {runtime} or pick another path ({override})"
+            )
+            checks.append(_check("runtime_dir", "fail", err.message, hint))
+    checks.append(_socket_check(tool, socket_path))
+    return checks
+
+
+def _socket_check(tool: str, path: str) -> Check:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return _check("socket", "warn", f"no socket at {path}", f"start the daemon: {tool} serve")
+    except OSError as exc:
+        return _check("socket", "fail", f"cannot inspect {path}: {exc.strerror}")
+    if not stat.S_ISSOCK(st.st_mode):
+        return _check("socket", "fail", f"{path} exists and is not a socket", f"remove {path}")
+    if st.st_uid != os.getuid():
+        return _check(
+            "socket", "fail", f"{path} belongs to uid {st.st_uid}", f"remove {path}"
+        )  # a foreign socket: never talk to it
+    if stat.S_IMODE(st.st_mode) & 0o177:
+        return _check(
+            "socket", "fail", f"{path} has mode {stat.S_IMODE(st.st_mode):04o}", f"chmod 600 {path}"
+        )
+    holder = _lock_holder(path)
+    if holder is None:
+        return _check(
+            "socket",
+            "warn",
+            f"{path} is stale: no daemon holds {lock_path(path)}",
+            f"'{tool} serve' removes it; or delete it",
+        )
+    return _check("socket", "ok", f"{path} is held by daemon pid {holder or '?'}")
+
+
+def _lock_holder(socket_path: str) -> str | None:
+    """The PID written in the lock file if a live daemon holds it, else None."""
+    try:
+        fd = os.open(lock_path(socket_path), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                return os.read(fd, 32).decode("ascii", "replace").strip()
+            return None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None  # we could take the lock, so nobody holds it
+    finally:
+        os.close(fd)
+
+
+def reachability_checks(
+    tool: str, digest: str | None, hello: Callable[[], Mapping[str, Any]]
+) -> list[Check]:
+    """Connect with hello; compare the daemon's schema digest with ``digest`` (RFC-0004 §7)."""
+    try:
+        result = hello()
+    except VenomError as err:
+        return [
+            _check("daemon", "fail", err.message, f"start it with '{tool} serve'"),
+            _check("schema", "warn", "not compared: the daemon is not reachable"),
+        ]
+    server = result.get("server") or {}
+    checks = [_check("daemon", "ok", f"{server.get('name')} {server.get('version')} answers")]
+    advertised = result.get("schema")
+    if advertised is None or digest is None:
+        checks.append(_check("schema", "ok", "the daemon advertises no schema digest"))
+    elif advertised == digest:
+        checks.append(_check("schema", "ok", f"daemon and CLI agree on {digest[:19]}"))
+    else:
+        checks.append(
+            _check(
+                "schema",
+                "fail",
+                f"the daemon runs schema {advertised[:19]}, this CLI has {digest[:19]}",
+                f"restart the daemon so it runs this binary: stop it, then '{tool} serve'",
+            )
+        )
+    return checks
+
+
+def doctor_report(checks: list[Check]) -> dict[str, Any]:
+    """The ``doctor`` result: worst status, exit 1 when any check failed, and the checks."""
+    worst = max((c["status"] for c in checks), key=_RANK.__getitem__, default="ok")
+    return {"status": worst, "exit": 1 if worst == "fail" else 0, "checks": checks}

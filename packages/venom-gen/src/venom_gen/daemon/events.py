@@ -1,0 +1,109 @@
+"""The event bus behind the shared ``events`` verb (rfcs/0003-events.md).
+
+Events live in one bounded ring. A subscriber is only a read position into it: publishing never
+waits for a subscriber, and one that falls further behind than the ring holds is told so with an
+``events.gap`` item instead of stalling the daemon or growing memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from venom_proto import VenomError
+from venom_proto._server import Call
+
+__all__ = ("EventBus",)
+
+_PATTERN = re.compile(r"[a-z0-9_.*]+\Z")
+GAP = "events.gap"
+
+
+def _now() -> str:
+    t = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
+
+
+def _compile_globs(types: Iterable[str]) -> re.Pattern[str]:
+    parts = []
+    for i, glob in enumerate(types):
+        if not _PATTERN.match(glob):
+            raise VenomError(
+                "invalid_params.pattern",
+                f"type glob {glob!r} uses characters outside [a-z0-9_.*]",
+                {"param": f"types.{i}"},
+            )
+        parts.append(".*".join(re.escape(p) for p in glob.split("*")))
+    return re.compile("(?:" + "|".join(parts) + r")\Z") if parts else re.compile(r"(?!)")
+
+
+class EventBus:
+    """Publishes events with a strictly increasing ``seq`` and serves ``events`` subscriptions."""
+
+    def __init__(self, ring_size: int = 4096) -> None:
+        self._ring: deque[dict[str, Any]] = deque(maxlen=ring_size)
+        self._seq = 0
+        self._wakeup: asyncio.Future[None] | None = None
+
+    @property
+    def last_seq(self) -> int:
+        """The seq of the newest event, 0 before the first."""
+        return self._seq
+
+    def publish(self, type_: str, data: Mapping[str, Any]) -> int:
+        """Record an event and wake subscribers; returns its seq. Never blocks."""
+        self._seq += 1
+        self._ring.append(
+            {
+                "seq": self._seq,
+                "type": type_,
+                "time": _now(),
+                "data": json.dumps(data, separators=(",", ":"), ensure_ascii=False),
+            }
+        )
+        wakeup, self._wakeup = self._wakeup, None
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
+        return self._seq
+
+    def _after(self, seq: int) -> tuple[list[dict[str, Any]], int | None]:
+        """Retained events with seq > ``seq``, and the first lost seq if some fell off."""
+        if not self._ring or self._ring[-1]["seq"] <= seq:
+            return [], None
+        oldest = self._ring[0]["seq"]
+        lost = seq + 1 if oldest > seq + 1 else None
+        start = max(0, seq + 1 - oldest)
+        return [self._ring[i] for i in range(start, len(self._ring))], lost
+
+    async def _changed(self) -> None:
+        if self._wakeup is None or self._wakeup.done():
+            self._wakeup = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._wakeup)
+
+    async def handle(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """The ``events`` verb: replay after ``cursor``, then follow live events until cancelled."""
+        match = _compile_globs(params["types"]).match
+        cursor = params.get("cursor")
+        position = self._seq if cursor is None else cursor
+        last = position
+        while True:
+            batch, lost = self._after(position)
+            if lost is not None:
+                gap = {"first": lost, "last": batch[0]["seq"] - 1}
+                await call.emit(
+                    {"seq": lost, "type": GAP, "time": _now(), "data": json.dumps(gap)}
+                )
+            for event in batch:
+                position = event["seq"]
+                if match(event["type"]):
+                    await call.emit(event)
+                    last = position
+            if not params["follow"]:
+                return {"last": last}
+            if self._seq == position:
+                await self._changed()

@@ -1,0 +1,78 @@
+"""A small TOML writer for configuration files: tables, strings, numbers, booleans, arrays.
+
+The standard library reads TOML (tomllib) but cannot write it; configuration values are JSON
+data checked against a format-1 descriptor, so this subset is all a config file ever holds.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ("dumps_toml",)
+
+_BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+def _key(key: str) -> str:
+    return key if _BARE.match(key) else _string(key)
+
+
+def _string(text: str) -> str:
+    out = ['"']
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError("configuration numbers must be finite")
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
+    raise ValueError(f"cannot write {type(value).__name__} to TOML")
+
+
+def dumps_toml(doc: Mapping[str, Any]) -> str:
+    """Render ``doc`` as TOML: scalars first, then one ``[table]`` per nested object."""
+    lines: list[str] = []
+
+    def table(prefix: list[str], data: Mapping[str, Any]) -> None:
+        subtables = []
+        for key, value in data.items():
+            if value is None:
+                continue  # TOML has no null: an absent key is the only spelling
+            if isinstance(value, Mapping):
+                subtables.append((key, value))
+            else:
+                lines.append(f"{_key(key)} = {_value(value)}")
+        for key, value in subtables:
+            if lines:
+                lines.append("")
+            lines.append("[" + ".".join(_key(k) for k in [*prefix, key]) + "]")
+            table([*prefix, key], value)
+
+    table([], doc)
+    return "\n".join(lines) + "\n" if lines else ""

@@ -1,0 +1,68 @@
+"""`Product`: everything a daemon author declares, and `product_main`, the one binary's entry.
+
+This module is on the path of every CLI call, so it imports nothing heavy: the daemon side
+(anyio, the server, the registry) and the MCP adapter load only when ``serve`` or ``mcp`` runs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from venom_proto._server import FrameHandler, Handler
+
+    from venom_gen.daemon.app import App
+
+__all__ = ("Product", "product_main")
+
+LocalVerb = Callable[[list[str]], int]
+
+
+def _no_frames(app: App) -> Iterable[FrameHandler]:
+    return ()
+
+
+@dataclass(frozen=True)
+class Product:
+    """A Venom product: its name, version, cached model and handler factories.
+
+    ``handlers(app)`` returns the product's handlers by exact wire name; ``frame_handlers(app)``
+    its binary frame handlers; ``config`` is the format-1 object descriptor of its configuration
+    file; ``local`` adds in-process verbs such as ``mcp`` (``venom_mcp.main``).
+    """
+
+    tool: str
+    version: str
+    model_path: Path
+    handlers: Callable[[App], Mapping[str, Handler]]
+    frame_handlers: Callable[[App], Iterable[FrameHandler]] = _no_frames
+    config: Mapping[str, Any] | None = None
+    local: Mapping[str, Callable[[Product, list[str]], int]] = field(default_factory=dict)
+
+
+def product_main(product: Product, argv: list[str] | None = None) -> int:
+    """Run the product's one binary: ``serve`` is the daemon, ``mcp`` the adapter, else the CLI."""
+    from venom_gen.cli import main
+
+    def serve(rest: list[str]) -> int:
+        from venom_gen.daemon.app import serve as run
+
+        return run(product, _socket_flag(rest), os.environ)
+
+    local: dict[str, LocalVerb] = {"serve": serve}
+    for name, fn in product.local.items():
+        local[name] = lambda rest, fn=fn: fn(product, rest)  # type: ignore[misc]
+    return main(product.model_path, argv=argv, local=local, version=product.version)
+
+
+def _socket_flag(rest: list[str]) -> str | None:
+    for i, arg in enumerate(rest):
+        if arg == "--socket" and i + 1 < len(rest):
+            return rest[i + 1]
+        if arg.startswith("--socket="):
+            return arg.partition("=")[2]
+    return None
