@@ -1,0 +1,193 @@
+"""Local grants (rfcs/0005-local-grants.md): the owner token, who holds which grant, refusals.
+
+Policy: the daemon writes a random owner token beside its socket at start-up; a connection whose
+``hello.auth`` presents it holds all seven grants, any other connection holds only ``none`` and
+``read`` (RFC-0004 §2: unknown callers get at most read-only access). Grants are not totally
+ordered; `grants_within` gives the partial order the MCP adapter's ``--max-grant`` uses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from venom_proto._core.errors import VenomError
+
+if TYPE_CHECKING:
+    from venom_proto._server import ConnectionInfo
+
+__all__ = (
+    "ALL_GRANTS",
+    "GRANTS",
+    "PUBLIC_GRANTS",
+    "OwnerToken",
+    "check_grant",
+    "client_auth",
+    "grants_for_connection",
+    "grants_within",
+    "install_owner_token",
+    "permits",
+    "remove_owner_token",
+    "token_path",
+)
+
+#: Every grant a verb can require (RFC-0004 §2), in documentation order.
+GRANTS: tuple[str, ...] = ("none", "read", "write", "respond", "files", "spawn", "admin")
+ALL_GRANTS: frozenset[str] = frozenset(GRANTS)
+#: What every connection holds, owner token or not.
+PUBLIC_GRANTS: frozenset[str] = frozenset({"none", "read"})
+#: The grants between ``read`` and ``admin``; mutually incomparable.
+_MIDDLE: frozenset[str] = frozenset({"write", "respond", "files", "spawn"})
+
+_TOKEN = re.compile(r"[0-9a-f]{64}\Z")
+_TOKEN_BYTES = 32
+
+
+def token_path(socket_path: str) -> str:
+    """``<socket stem>.token``: ``.sock`` replaced by ``.token``, else ``.token`` appended."""
+    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
+    return stem + ".token"
+
+
+class OwnerToken:
+    """The daemon owner's secret: 32 random bytes as 64 lowercase hex digits.
+
+    ``repr`` never shows the secret. `matches` compares in constant time.
+    """
+
+    __slots__ = ("_secret",)
+
+    def __init__(self, value: str) -> None:
+        if not isinstance(value, str) or not _TOKEN.match(value):
+            raise ValueError("an owner token is 64 lowercase hex digits")
+        self._secret = value.encode("ascii")
+
+    @classmethod
+    def create(cls) -> OwnerToken:
+        """A fresh random token."""
+        return cls(secrets.token_hex(_TOKEN_BYTES))
+
+    @property
+    def value(self) -> str:
+        """The token text a client presents as ``hello.auth.token``."""
+        return self._secret.decode("ascii")
+
+    def auth(self) -> dict[str, str]:
+        """The ``hello.auth`` object presenting this token."""
+        return {"token": self.value}
+
+    def matches(self, candidate: object) -> bool:
+        """Whether ``candidate`` is this token; constant time in the candidate's content."""
+        if not isinstance(candidate, str):
+            return False
+        presented = candidate.encode("utf-8", "surrogatepass")
+        return hmac.compare_digest(presented, self._secret)
+
+    def write(self, path: str) -> None:
+        """Write the token to ``path`` atomically with mode 0600, replacing any old one.
+
+        The temporary file is created with ``O_EXCL`` and mode 0600 from the start, so no
+        reader ever sees a partial token or a wider mode.
+        """
+        tmp = f"{path}.{secrets.token_hex(6)}.tmp"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            try:
+                os.fchmod(fd, 0o600)  # the umask can only narrow it; be explicit anyway
+                os.write(fd, self._secret + b"\n")
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+
+    @classmethod
+    def read(cls, path: str) -> OwnerToken:
+        """Read a token file; `OSError` when unreadable, `ValueError` when malformed."""
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            data = os.read(fd, 256)
+        finally:
+            os.close(fd)
+        return cls(data.decode("ascii", "replace").strip())
+
+    def __repr__(self) -> str:
+        return "OwnerToken(<secret>)"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OwnerToken) and hmac.compare_digest(self._secret, other._secret)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def install_owner_token(socket_path: str) -> OwnerToken:
+    """Daemon start-up: create a fresh owner token and write it beside the socket."""
+    token = OwnerToken.create()
+    token.write(token_path(socket_path))
+    return token
+
+
+def remove_owner_token(socket_path: str) -> None:
+    """Daemon shutdown: remove the token file (absent is fine)."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(token_path(socket_path))
+
+
+def client_auth(socket_path: str) -> dict[str, str] | None:
+    """The ``hello.auth`` a local client should send: the owner token if it can read it."""
+    try:
+        return OwnerToken.read(token_path(socket_path)).auth()
+    except (OSError, ValueError):
+        return None
+
+
+def grants_for_connection(
+    connection_info: ConnectionInfo, token: OwnerToken | None
+) -> frozenset[str]:
+    """The grants a connection holds: all seven with the owner token in ``hello.auth``."""
+    auth = connection_info.hello.get("auth")
+    if token is not None and isinstance(auth, Mapping) and token.matches(auth.get("token")):
+        return ALL_GRANTS
+    return PUBLIC_GRANTS
+
+
+def check_grant(verb_grant: str, held: frozenset[str], verb_name: str) -> None:
+    """Refuse with ``denied.grant`` (exit 4) unless ``verb_grant`` is in ``held``."""
+    if verb_grant not in held:
+        raise VenomError(
+            "denied.grant",
+            f"verb '{verb_name}' needs grant '{verb_grant}'",
+            {"verb": verb_name, "grant": verb_grant},
+        )
+
+
+def grants_within(max_grant: str) -> frozenset[str]:
+    """The grants at or below ``max_grant`` in the partial order of rfcs/0005-local-grants.md.
+
+    ``none < read < {write, respond, files, spawn} < admin``; the four middle grants are
+    incomparable. The MCP adapter's ``--max-grant g`` exposes a verb iff its grant is in
+    ``grants_within(g)``. Raises `ValueError` for an unknown grant.
+    """
+    if max_grant == "none":
+        return frozenset({"none"})
+    if max_grant == "read":
+        return PUBLIC_GRANTS
+    if max_grant in _MIDDLE:
+        return PUBLIC_GRANTS | {max_grant}
+    if max_grant == "admin":
+        return ALL_GRANTS
+    raise ValueError(f"unknown grant {max_grant!r}; expected one of {', '.join(GRANTS)}")
+
+
+def permits(max_grant: str, verb_grant: str) -> bool:
+    """Whether a ``--max-grant max_grant`` surface may offer a verb needing ``verb_grant``."""
+    return verb_grant in grants_within(max_grant)

@@ -1,0 +1,181 @@
+"""The handler registry (RFC-0004 §2, §7): a product's handlers as venom-proto `Verb`s.
+
+`build_verbs` pairs every daemon-dispatched verb of a normalized model with its handler and wraps
+the handler so that, on every call and before the handler runs, the caller's grant is checked
+(``denied.grant``), then the params are validated with defaults inserted (``invalid_params.*``);
+afterwards the result, and every streamed item, is validated (``internal.result``).
+
+Which verbs need a handler: every model verb except ``dispatch: "transport"`` (hello, cancel)
+and ``dispatch: "local"`` (serve, mcp), and except the core verbs proto implements itself
+(``hello``, ``cancel``, ``ping``, RFC-0002 §4.5): proto's built-in ``ping`` always wins, so the
+registry neither needs nor accepts a handler for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from venom_proto._server import Call, ConnectionInfo, Handler, Verb
+
+from .grants import ALL_GRANTS, check_grant
+from .runtime import CompiledVerb, DescriptorError, Validator, compile_verb
+
+__all__ = (
+    "PROTO_VERBS",
+    "GrantsFor",
+    "RegistryError",
+    "build_verbs",
+    "daemon_verbs",
+    "wrap_handler",
+)
+
+#: Verbs venom-proto answers itself; a handler for one of them is an extra handler.
+PROTO_VERBS: frozenset[str] = frozenset({"hello", "cancel", "ping"})
+_NOT_DAEMON = frozenset({"transport", "local"})
+
+#: What the daemon tells the registry about a caller: the grants its connection holds.
+GrantsFor = Callable[[ConnectionInfo], frozenset[str]]
+
+
+class RegistryError(Exception):
+    """Raised by `build_verbs` at start-up when handlers and the model's verbs do not match.
+
+    ``missing`` and ``extra`` list every offending verb name, sorted; ``problems`` lists other
+    defects of the model (an unknown grant or dispatch value, a malformed descriptor).
+    """
+
+    def __init__(
+        self, missing: list[str], extra: list[str], problems: list[str] | None = None
+    ) -> None:
+        self.missing = missing
+        self.extra = extra
+        self.problems = problems or []
+        parts = []
+        if missing:
+            parts.append("missing handlers: " + ", ".join(missing))
+        if extra:
+            parts.append("handlers for no daemon verb: " + ", ".join(extra))
+        parts.extend(self.problems)
+        super().__init__("; ".join(parts))
+
+
+def daemon_verbs(model: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The model's verbs that the daemon dispatches to product handlers."""
+    return [
+        verb
+        for verb in model.get("verbs", [])
+        if verb.get("dispatch") not in _NOT_DAEMON and verb.get("name") not in PROTO_VERBS
+    ]
+
+
+def build_verbs(
+    model: Mapping[str, Any], handlers: Mapping[str, Handler], *, grants_for: GrantsFor
+) -> dict[str, Verb]:
+    """Wrap each handler for `venom_proto.Server`; raises `RegistryError` listing every mismatch."""
+    verbs = daemon_verbs(model)
+    problems = [
+        f"verb {v.get('name')!r}: unknown dispatch {v['dispatch']!r}"
+        for v in model.get("verbs", [])
+        if "dispatch" in v and v["dispatch"] not in _NOT_DAEMON
+    ]
+    problems += [
+        f"verb {v.get('name')!r}: unknown grant {v.get('grant')!r}"
+        for v in verbs
+        if v.get("grant") not in ALL_GRANTS
+    ]
+    compiled: dict[str, CompiledVerb] = {}
+    for verb in verbs:
+        try:
+            compiled[verb["name"]] = compile_verb(verb)
+        except DescriptorError as exc:
+            problems.append(f"verb {verb.get('name')!r}: {exc}")
+    names = {verb["name"] for verb in verbs}
+    missing = sorted(names - handlers.keys())
+    extra = sorted(handlers.keys() - names)
+    if missing or extra or problems:
+        raise RegistryError(missing, extra, problems)
+    return {
+        name: Verb(wrap_handler(checks, handlers[name], grants_for), streams=checks.streams)
+        for name, checks in compiled.items()
+    }
+
+
+def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor) -> Handler:
+    """The checked handler for one verb; ``async def`` exactly when ``handler`` is.
+
+    Keeping a sync handler sync lets proto run it inline, without a task.
+    """
+    name, grant = compiled.name, compiled.grant
+    params, result = compiled.params, compiled.result
+    item = compiled.item if compiled.streams else None
+
+    needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
+
+    def admit(call: Call, raw: dict[str, Any]) -> tuple[Call, dict[str, Any]]:
+        if needs_grant:
+            check_grant(grant, grants_for(call.connection), name)
+        checked = params(raw)
+        return (call if item is None else _ItemCheckingCall(call, item)), checked
+
+    if inspect.iscoroutinefunction(handler):
+
+        @functools.wraps(handler)
+        async def run_async(call: Call, raw: dict[str, Any]) -> Any:
+            target, checked = admit(call, raw)
+            return result(await handler(target, checked))
+
+        return run_async
+
+    @functools.wraps(handler)
+    def run_sync(call: Call, raw: dict[str, Any]) -> Any:
+        target, checked = admit(call, raw)
+        value = handler(target, checked)
+        if inspect.isawaitable(value):  # a plain def returning a coroutine (e.g. a partial)
+            return _checked_later(value, result)
+        return result(value)
+
+    return run_sync
+
+
+async def _checked_later(awaitable: Awaitable[Any], result: Validator) -> Any:
+    return result(await awaitable)
+
+
+class _ItemGate:
+    """The `CallHost` of an `_ItemCheckingCall`: validates, then emits on the real call."""
+
+    __slots__ = ("_call", "_item")
+
+    def __init__(self, call: Call, item: Validator) -> None:
+        self._call = call
+        self._item = item
+
+    async def emit_item(self, call: Call, item: Any) -> None:
+        await self._call.emit(self._item(item))
+
+
+class _ItemCheckingCall(Call):
+    """The call a streaming handler sees: ``emit`` validates each item first (RFC-0004 §3).
+
+    ``cancelled`` reads through to the server's call, which the dispatcher updates.
+    """
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Call, item: Validator) -> None:
+        self._inner = inner
+        super().__init__(
+            inner.id, inner.verb, inner.connection, _ItemGate(inner, item), streams=inner.streams
+        )
+
+    @property
+    def cancelled(self) -> bool:
+        return self._inner.cancelled
+
+    @cancelled.setter
+    def cancelled(self, value: bool) -> None:
+        if value:
+            self._inner.cancelled = True

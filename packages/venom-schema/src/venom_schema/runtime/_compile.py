@@ -1,0 +1,227 @@
+"""Compile normalized type descriptors (docs/architecture.md) into validator closures.
+
+The descriptor dict is read once, here; the returned closures never look at it again.
+Failure order is deterministic: within an object, declared fields are checked in declaration
+order, each one completely (depth first) before the next; unknown members are reported after
+all declared fields passed, the first one in input order. Arrays are checked in index order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn
+
+from ._errors import DescriptorError, Invalid, Kind, to_error
+from ._objects import object_check
+from ._scalars import (
+    FLOAT_MAX,
+    SAFE_INT,
+    Check,
+    boolean_check,
+    integer_check,
+    null_check,
+    number_check,
+    string_check,
+    type_error,
+)
+from ._steps import ABSENT, Step, choice_step, nested_step, ranged_step, typed_step
+
+__all__ = ("Validator", "compile_descriptor", "compile_params")
+
+#: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
+Validator = Callable[[Any], Any]
+
+_SCALARS = (str, bool, int, float, type(None))
+
+
+def compile_descriptor(desc: Mapping[str, Any], *, kind: Kind = "params") -> Validator:
+    """Compile one type descriptor.
+
+    ``kind="params"`` fails with ``invalid_params.<reason>`` and ``data.param``; ``"result"`` and
+    ``"item"`` fail with ``internal.result`` whose data names the path. The input is never
+    mutated; objects and arrays are always rebuilt. Raises `DescriptorError` for a malformed
+    descriptor.
+    """
+    return _boundary(_check_for(desc, kind), kind)
+
+
+def compile_params(fields: Sequence[Mapping[str, Any]]) -> Validator:
+    """Compile a verb's params field list; ``None`` (params omitted, RFC-0002 §4.2) means ``{}``."""
+    check = _check_for({"kind": "object", "fields": fields}, "params")
+
+    def validate(value: Any) -> Any:
+        try:
+            return check({} if value is None else value)
+        except Invalid as invalid:
+            raise to_error(invalid, "params") from None
+
+    return validate
+
+
+def _boundary(check: Check, kind: Kind) -> Validator:
+    def validate(value: Any) -> Any:
+        try:
+            return check(value)
+        except Invalid as invalid:
+            raise to_error(invalid, kind) from None
+
+    return validate
+
+
+def _bad(where: str, problem: str) -> NoReturn:
+    raise DescriptorError(f"{where}: {problem}")
+
+
+def _bound(desc: Mapping[str, Any], key: str, where: str, *, integral: bool) -> Any:
+    value = desc.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        _bad(where, f"{key} must be a number")
+    if integral and not isinstance(value, int):
+        _bad(where, f"{key} of an integer must be an integer")
+    if not math.isfinite(value):
+        _bad(where, f"{key} must be finite")
+    return value
+
+
+def _check_for(desc: Any, where: str) -> Check:
+    if not isinstance(desc, Mapping):
+        _bad(where, "type descriptor must be an object")
+    kind = desc.get("kind")
+    nullable = desc.get("nullable", False) is True
+    expected = f"{kind} or null" if nullable else str(kind)
+    check: Check
+    if kind == "string":
+        choices = desc.get("choices")
+        if choices is not None and (
+            not isinstance(choices, list) or not all(isinstance(c, str) for c in choices)
+        ):
+            _bad(where, "choices must be a list of strings")
+        check = string_check(choices, expected)
+    elif kind == "boolean":
+        check = boolean_check(expected)
+    elif kind == "integer":
+        low = _bound(desc, "min", where, integral=True)
+        check = integer_check(low, _bound(desc, "max", where, integral=True), expected)
+    elif kind == "number":
+        low = _bound(desc, "min", where, integral=False)
+        check = number_check(low, _bound(desc, "max", where, integral=False), expected)
+    elif kind == "null":
+        return null_check()
+    elif kind == "array":
+        check = _array_check(_check_for(desc.get("items"), f"{where}[]"), expected)
+    elif kind == "object":
+        check = _object_check(desc.get("fields"), where, expected)
+    else:
+        _bad(where, f"unknown kind {kind!r}")
+    return _or_null(check) if nullable else check
+
+
+def _or_null(check: Check) -> Check:
+    def check_nullable(value: Any) -> Any:
+        return None if value is None else check(value)
+
+    return check_nullable
+
+
+def _array_check(item: Check, expected: str) -> Check:
+    def check_array(value: Any) -> Any:
+        if not isinstance(value, list):
+            raise type_error(expected, value)
+        try:
+            return [item(element) for element in value]
+        except Invalid as first:
+            _raise_at_index(item, value, first)
+
+    return check_array
+
+
+def _raise_at_index(item: Check, value: list[Any], first: Invalid) -> NoReturn:
+    # The comprehension above is the fast path but loses the index; checks are pure, so
+    # re-running them up to the failing element finds it.
+    for index, element in enumerate(value):
+        try:
+            item(element)
+        except Invalid as invalid:
+            invalid.path.append(str(index))
+            raise
+    raise first
+
+
+def _object_check(fields: Any, where: str, expected: str) -> Check:
+    if not isinstance(fields, list):
+        _bad(where, "fields must be a list")
+    steps: list[Step] = []
+    names: set[str] = set()
+    for position, field in enumerate(fields):
+        steps.append(_field_step(field, f"{where}.fields[{position}]", names))
+    return object_check(tuple(steps), frozenset(names), expected)
+
+
+def _field_step(field: Any, where: str, names: set[str]) -> Step:
+    if not isinstance(field, Mapping):
+        _bad(where, "field must be an object")
+    name = field.get("name")
+    if not isinstance(name, str) or not name:
+        _bad(where, "field name must be a nonempty string")
+    if name in names:
+        _bad(where, f"duplicate field {name!r}")
+    names.add(name)
+    where = f"{where}({name})"
+    desc: Any = field.get("type")
+    check = _check_for(desc, where)
+    required = field.get("required", False) is True
+    default = ABSENT
+    if not required and "default" in field:
+        try:
+            default = check(field["default"])  # defaults get their own nested defaults once
+        except Invalid as invalid:
+            _bad(where, f"invalid default: {invalid.problem}")
+    kind = desc.get("kind")
+    if desc.get("nullable", False) is not True:
+        if kind == "string" and desc.get("choices") is not None:
+            return choice_step(name, desc["choices"], required, default, check)
+        if kind == "string":
+            return typed_step(name, str, required, default, check)
+        if kind == "boolean":
+            return typed_step(name, bool, required, default, check)
+        if kind == "integer":
+            low, high = _fast_range(desc, SAFE_INT)
+            return ranged_step(name, int, low, high, required, default, check)
+        if kind == "number":
+            low, high = _fast_range(desc, FLOAT_MAX)
+            return ranged_step(name, float, low, high, required, default, check)
+    return nested_step(name, required, _default_maker(default), check)
+
+
+def _fast_range(desc: Mapping[str, Any], limit: float) -> tuple[float, float]:
+    low, high = desc.get("min"), desc.get("max")
+    return (
+        -limit if low is None else max(low, -limit),
+        limit if high is None else min(high, limit),
+    )
+
+
+def _default_maker(default: Any) -> Callable[[], Any] | None:
+    """A factory of fresh default values, so no two calls share a mutable default."""
+    if default is ABSENT:
+        return None
+    if isinstance(default, _SCALARS):
+        return lambda: default
+    if isinstance(default, dict | list) and all(isinstance(v, _SCALARS) for v in _values(default)):
+        return default.copy
+    return lambda: _deep_copy(default)
+
+
+def _values(container: dict[str, Any] | list[Any]) -> Any:
+    return container.values() if isinstance(container, dict) else container
+
+
+def _deep_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_deep_copy(v) for v in value]
+    return value

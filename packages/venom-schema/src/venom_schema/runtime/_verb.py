@@ -1,0 +1,82 @@
+"""Compiled validators for one normalized verb, and reading the cached normalized model."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from venom_proto._core.errors import VenomError
+
+from ._compile import Validator, compile_descriptor, compile_params
+from ._errors import DescriptorError
+
+__all__ = ("CompiledVerb", "compile_verb", "load_model")
+
+
+class CompiledVerb:
+    """The validators of one normalized verb (RFC-0004 §2/§3), compiled once.
+
+    ``params(p)`` returns the params with defaults inserted (``None`` means ``{}``) or raises
+    ``invalid_params.*``; ``result(v)`` and ``item(v)`` return the checked value or raise
+    ``internal.result``.
+    """
+
+    __slots__ = ("grant", "item", "name", "params", "result", "streams", "verb")
+
+    def __init__(self, verb: Mapping[str, Any]) -> None:
+        if not isinstance(verb, Mapping) or not isinstance(verb.get("name"), str):
+            raise DescriptorError("verb must be an object with a string name")
+        name: str = verb["name"]
+        params = verb.get("params", [])
+        if not isinstance(params, list):
+            raise DescriptorError(f"verb {name!r}: params must be a list of fields")
+        if "result" not in verb:
+            raise DescriptorError(f"verb {name!r}: result descriptor is required")
+        self.verb: Mapping[str, Any] = verb
+        self.name: str = name
+        self.grant: str = str(verb.get("grant", ""))
+        self.streams: bool = verb.get("streams", False) is True
+        self.params: Validator = compile_params(params)
+        self.result: Validator = compile_descriptor(verb["result"], kind="result")
+        if self.streams:
+            if "item" not in verb:
+                raise DescriptorError(f"verb {name!r}: a streaming verb needs an item descriptor")
+            self.item: Validator = compile_descriptor(verb["item"], kind="item")
+        else:
+            self.item = _no_items(name)
+
+    def __repr__(self) -> str:
+        return f"CompiledVerb({self.name!r})"
+
+
+def _no_items(name: str) -> Validator:
+    def refuse(value: Any) -> Any:
+        raise VenomError(
+            "internal.result",
+            f"verb '{name}' does not stream, so it cannot emit items",
+            {"path": "", "reason": "type"},
+        )
+
+    return refuse
+
+
+def compile_verb(verb: Mapping[str, Any]) -> CompiledVerb:
+    """Compile the params, result and item validators of a normalized verb."""
+    return CompiledVerb(verb)
+
+
+def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a cached normalized model JSON file (stdlib json: fast to import on the CLI path).
+
+    A ``"$cache"`` bookkeeping member (written by ``venom_schema.model_cache``) is dropped.
+    Raises `OSError` when unreadable and `ValueError` when it is not a format-1 model object.
+    """
+    with open(path, "rb") as file:
+        model = json.loads(file.read())
+    if not isinstance(model, dict) or model.get("format") != 1:
+        raise ValueError(f"{os.fspath(path)}: not a format-1 normalized model")
+    if not isinstance(model.get("verbs"), list):
+        raise ValueError(f"{os.fspath(path)}: model has no verbs list")
+    return {key: value for key, value in model.items() if key != "$cache"}
