@@ -1,0 +1,36 @@
+"""Assembly of the normalized model (RFC-0004 §7, docs/architecture.md).
+
+The per-topic validators already return normalized pieces (defaults expanded, enum literals as
+strings, tuples as lists, ``nullable`` only when true); this module puts them in their final
+order: verbs sorted by wire name, members in the documented order for readable caches.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+__all__ = ("assemble_model",)
+
+_VERB_ORDER: Final = (
+    "name",
+    "summary",
+    "params",
+    "result",
+    "errors",
+    "grant",
+    "streams",
+    "item",
+    "exit",
+    "examples",
+    "shared",
+    "dispatch",
+)
+
+
+def assemble_model(tool: str, summary: str, verbs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The normalized model: ``{"format": 1, "tool", "summary", "verbs": [sorted]}``."""
+    ordered = [
+        {key: verb[key] for key in _VERB_ORDER if key in verb}
+        for verb in sorted(verbs, key=lambda v: str(v["name"]))
+    ]
+    return {"format": 1, "tool": tool, "summary": summary, "verbs": ordered}
