@@ -1,0 +1,54 @@
+"""Client-side socket path checks and connect-error mapping (RFC-0002 2.3-2.5), shared by both
+clients. Light on imports: the sync client runs it on every CLI call."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+from ._core.errors import VenomError
+from ._server.paths import check_path_length, default_runtime_dir, verify_runtime_dir
+
+__all__ = ("connect_error", "disconnected", "not_running", "prepare_socket_path")
+
+
+def prepare_socket_path(path: str) -> str:
+    """Check ``path`` before connecting; return it as ``str``.
+
+    The length must fit ``sun_path`` (``unavailable.path_too_long``). When the socket lives in
+    the default runtime directory, that directory must pass the 2.4 checks
+    (``denied.insecure_path``); a missing one just means no daemon ever ran there, which
+    ``connect`` reports as ``unavailable.not_running``. Overridden paths are the user's choice
+    and are not checked.
+    """
+    path = os.fspath(path)
+    check_path_length(path)
+    parent = os.path.dirname(os.path.abspath(path))
+    if parent == os.path.abspath(default_runtime_dir()) and os.path.lexists(parent):
+        verify_runtime_dir(parent)
+    return path
+
+
+def not_running(path: str) -> VenomError:
+    """``unavailable.not_running`` for ``path`` (exit 6)."""
+    return VenomError("unavailable.not_running", f"no daemon at {path}", {"socket": path})
+
+
+def connect_error(path: str, exc: OSError) -> VenomError:
+    """Map a failed ``connect``: ENOENT and ECONNREFUSED mean no daemon is running."""
+    if exc.errno in (errno.ENOENT, errno.ECONNREFUSED):
+        return not_running(path)
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return VenomError("denied", f"cannot connect to {path}: {exc.strerror}", {"socket": path})
+    code = errno.errorcode.get(exc.errno or 0, "unknown")
+    return VenomError(
+        "unavailable",
+        f"cannot connect to {path}: {exc.strerror or exc}",
+        {"socket": path, "errno": code},
+    )
+
+
+def disconnected(exc: BaseException | None = None) -> VenomError:
+    """``unavailable.disconnected``: the daemon went away mid-conversation."""
+    detail = f": {exc}" if exc is not None else ""
+    return VenomError("unavailable.disconnected", f"connection to the daemon lost{detail}")

@@ -1,0 +1,31 @@
+"""The one gateway to JSON for the core: strict orjson ``loads``/``dumps`` and stdlib twins.
+
+``loads`` rejects NaN/Infinity, out-of-range floats, invalid UTF-8, a BOM, lone surrogates and
+nesting deeper than :data:`MAX_DEPTH` with ``ValueError`` (orjson's ``JSONDecodeError`` is one).
+``std_loads``/``std_dumps`` (in ``_stdjson``, re-exported here) give the same results without
+importing orjson, for the sync client.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from ._stdjson import MAX_DEPTH, std_dumps, std_loads
+
+__all__ = ("MAX_DEPTH", "dumps", "dumps_line", "loads", "std_dumps", "std_loads")
+
+loads = orjson.loads
+_dumps = orjson.dumps
+_NEWLINE = orjson.OPT_APPEND_NEWLINE
+
+
+def dumps(value: Any) -> bytes:
+    """Encode compactly as UTF-8 bytes, no trailing newline."""
+    return _dumps(value)
+
+
+def dumps_line(value: Any) -> bytes:
+    """Encode as one NDJSON line: compact UTF-8 plus ``\\n``, in a single orjson call."""
+    return _dumps(value, option=_NEWLINE)

@@ -1,0 +1,29 @@
+"""Request ids and verb names (RFC-0002 4.1, 4.2)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ("MAX_ID_BYTES", "MAX_SAFE_INT", "is_valid_id", "is_verb_name")
+
+#: RFC-0002 4.1: integers on the wire lie within ±(2**53-1).
+MAX_SAFE_INT = 2**53 - 1
+#: RFC-0002 4.2: a string id is at most 64 bytes of UTF-8.
+MAX_ID_BYTES = 64
+
+_VERB = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*\Z")
+
+
+def is_valid_id(value: object) -> bool:
+    """True for an int within ±(2**53-1) (``bool`` is not an int here) or a str of <= 64 bytes."""
+    if type(value) is int:
+        return -MAX_SAFE_INT <= value <= MAX_SAFE_INT
+    if type(value) is str:
+        # Cheap first: 16 or fewer code points are at most 64 bytes of UTF-8.
+        return len(value) <= 16 or len(value.encode("utf-8", "surrogatepass")) <= MAX_ID_BYTES
+    return False
+
+
+def is_verb_name(name: str) -> bool:
+    """True when ``name`` matches ``^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$``."""
+    return _VERB.match(name) is not None

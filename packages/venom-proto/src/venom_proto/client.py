@@ -1,0 +1,318 @@
+"""The async client on anyio: pipelined calls matched by id, streams, and binary frames.
+
+One reader task feeds :class:`~venom_proto._client_core.ClientCore` (the sans-I/O bookkeeping
+shared with :class:`~venom_proto.sync_client.SyncClient`) and wakes the callers whose ids got
+replies, so any number of tasks may call concurrently on one connection. One writer task sends
+what callers queue, so concurrent requests leave in as few writes as possible and a cancelled
+caller can never cut a request in half.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from types import TracebackType
+from typing import Any
+
+import anyio
+from anyio.abc import SocketStream, TaskGroup, TaskStatus
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from ._client_binary import BinaryClientCore
+from ._client_core import ClientCore, hello_params, raise_for
+from ._client_paths import connect_error, disconnected, prepare_socket_path
+from ._core._json import dumps, loads
+from ._core.errors import VenomError
+from ._core.frames import Frame
+from ._core.replies import Reply
+
+__all__ = ("AsyncClient", "AsyncStreamCall")
+
+_RECV = 65536
+#: Callers wait for the writer once this much is queued (backpressure from a slow daemon).
+_HIGH_WATER = 1 << 20
+
+
+class AsyncClient:
+    """One connection to a daemon, used as ``async with AsyncClient(path, ...) as client``.
+
+    Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
+    a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
+    :class:`VenomError`, as for the sync client.
+    """
+
+    def __init__(
+        self,
+        socket_path: str,
+        *,
+        client_name: str,
+        client_version: str,
+        caps: Iterable[str] = ("cancel",),
+        auth: dict[str, Any] | None = None,
+        max_frame: int | None = None,
+        binary: bool = False,
+    ) -> None:
+        self.socket_path = socket_path
+        self._hello = hello_params(
+            client_name=client_name,
+            client_version=client_version,
+            caps=caps,
+            auth=auth,
+            max_frame=max_frame,
+        )
+        core_type = BinaryClientCore if binary else ClientCore
+        self._core: ClientCore = core_type(loads=loads, dumps=dumps, max_frame=max_frame)
+        self._stream: SocketStream | None = None
+        self._tg: TaskGroup | None = None
+        self._io_scopes: list[anyio.CancelScope] = []
+        self._out = bytearray()
+        self._out_ready = anyio.Event()
+        self._out_drained = anyio.Event()
+        self._waiters: dict[int | str, anyio.Event] = {}
+        self._hello_event = anyio.Event()
+        self._failure: VenomError | None = None
+        frames: tuple[MemoryObjectSendStream[Frame], MemoryObjectReceiveStream[Frame]]
+        frames = anyio.create_memory_object_stream(math.inf)
+        self._frames_in, self._frames_out = frames
+        #: The daemon's hello result (RFC-0002 6.2), set on entering.
+        self.hello_result: dict[str, Any] = {}
+
+    async def __aenter__(self) -> AsyncClient:
+        path = prepare_socket_path(self.socket_path)
+        try:
+            self._stream = await anyio.connect_unix(path)
+        except OSError as exc:
+            raise connect_error(path, exc) from None
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        try:
+            self._io_scopes.append(await self._tg.start(self._in_scope, self._read_loop))
+            self._io_scopes.append(await self._tg.start(self._in_scope, self._write_loop))
+            await self._send(self._core.start(self._hello))
+            await self._hello_event.wait()
+            if self._failure is not None and not self._core.hello_done:
+                raise self._failure
+            self.hello_result = self._core.hello()
+        except BaseException:
+            await self.aclose()
+            raise
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection and stop the reader; idempotent."""
+        tg, self._tg = self._tg, None
+        if tg is None:
+            return
+        self._fail(VenomError("unavailable.disconnected", "the client is closed"))
+        for scope in self._io_scopes:
+            scope.cancel()
+        # The reader and writer are the group's only tasks; the group's own scope is never
+        # cancelled, so exiting it just waits for them to finish.
+        await tg.__aexit__(None, None, None)
+        if self._stream is not None:
+            with anyio.CancelScope(shield=True):
+                await self._stream.aclose()
+
+    # -- transport -------------------------------------------------------------------------
+
+    async def _send(self, data: bytes) -> None:
+        """Queue ``data`` for the writer; wait only while a large backlog drains."""
+        if self._failure is not None:
+            raise self._failure
+        self._out += data
+        self._out_ready.set()
+        while len(self._out) > _HIGH_WATER:
+            await self._out_drained.wait()
+            if self._failure is not None:
+                raise self._failure
+
+    async def _write_loop(self) -> None:
+        assert self._stream is not None
+        try:
+            while True:
+                await self._out_ready.wait()
+                self._out_ready = anyio.Event()
+                while self._out:
+                    chunk = bytes(self._out)
+                    self._out.clear()
+                    await self._stream.send(chunk)
+                self._out_drained.set()
+                self._out_drained = anyio.Event()
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            self._fail(disconnected(exc))
+
+    def _fail(self, error: VenomError) -> VenomError:
+        """Fail the connection (the first error wins) and wake everyone waiting on it."""
+        if self._failure is None:
+            self._failure = error
+        self._hello_event.set()
+        self._out_drained.set()
+        self._frames_in.close()
+        for event in self._waiters.values():
+            event.set()
+        self._waiters.clear()
+        return self._failure
+
+    @staticmethod
+    async def _in_scope(
+        loop: Callable[[], Awaitable[None]], *, task_status: TaskStatus[anyio.CancelScope]
+    ) -> None:
+        """Run an I/O loop in a scope of its own, so closing can stop it alone."""
+        with anyio.CancelScope() as scope:
+            task_status.started(scope)
+            await loop()
+
+    async def _read_loop(self) -> None:
+        assert self._stream is not None
+        core = self._core
+        try:
+            while True:
+                data = await self._stream.receive(_RECV)
+                touched = core.receive_data(data)
+                if core.hello_done:
+                    self._hello_event.set()
+                for id_ in touched:
+                    event = self._waiters.pop(id_, None)
+                    if event is not None:
+                        event.set()
+                if isinstance(core, BinaryClientCore):
+                    await self._after_frames(core)
+        except VenomError as exc:
+            self._fail(exc)
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            self._fail(disconnected())
+
+    async def _after_frames(self, core: BinaryClientCore) -> None:
+        while core.frames:
+            self._frames_in.send_nowait(core.frames.popleft())
+        out = core.data_to_send()
+        if out:
+            await self._send(out)
+        if core.closed_by_server is not None:
+            raise core.closed_by_server
+
+    async def _next(self, id_: int | str) -> Reply:
+        while (reply := self._core.next_reply(id_)) is None:
+            if self._failure is not None:
+                raise self._failure
+            event = self._waiters[id_] = anyio.Event()
+            await event.wait()
+        return reply
+
+    async def _request(self, verb: str, params: dict[str, Any] | None) -> int:
+        id_, data = self._core.request(verb, params)
+        try:
+            await self._send(data)
+        except BaseException:
+            self._core.forget(id_)
+            raise
+        return id_
+
+    async def _abandon(self, id_: int | str) -> None:
+        """A caller gave up on ``id_`` (cancelled): forget it and cancel it on the daemon."""
+        self._core.forget(id_)
+        self._waiters.pop(id_, None)
+        if "cancel" in self.hello_result.get("caps", ()) and self._failure is None:
+            cancel_id, data = self._core.request("cancel", {"id": id_})
+            self._core.forget(cancel_id)
+            with (
+                anyio.CancelScope(shield=True),
+                anyio.move_on_after(1),
+                contextlib.suppress(VenomError),
+            ):
+                await self._send(data)
+
+    # -- API -------------------------------------------------------------------------------
+
+    async def call(self, verb: str, params: dict[str, Any] | None = None) -> Any:
+        """Send one request and return its ``ok`` value (items, if any, are dropped)."""
+        id_ = await self._request(verb, params)
+        try:
+            while (reply := await self._next(id_)).kind == "item":
+                pass
+        except anyio.get_cancelled_exc_class():
+            await self._abandon(id_)
+            raise
+        return raise_for(reply)
+
+    async def stream(self, verb: str, params: dict[str, Any] | None = None) -> AsyncStreamCall:
+        """Send a request to a streaming verb; ``async for`` over the result for its items."""
+        return AsyncStreamCall(self, await self._request(verb, params))
+
+    async def cancel(self, id: int | str) -> None:
+        """Ask the daemon to end request ``id`` (it then fails with ``cancelled``)."""
+        await self.call("cancel", {"id": id})
+
+    async def ping(self) -> None:
+        """Liveness check."""
+        await self.call("ping")
+
+    # -- binary frames ---------------------------------------------------------------------
+
+    def _binary(self) -> BinaryClientCore:
+        if not isinstance(self._core, BinaryClientCore):
+            raise RuntimeError("frames need a binary connection (AsyncClient(..., binary=True))")
+        return self._core
+
+    def open_stream(self) -> int:
+        """A fresh odd stream id for a stream this client opens (RFC-0002 5.1)."""
+        return self._binary().open_stream()
+
+    async def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
+        """Send one frame (binary connections only)."""
+        await self._send(self._binary().frame(type_, stream, payload))
+
+    async def receive_frame(self) -> Frame:
+        """The next frame that is not a reply: tool frames, ERROR/CLOSE on a stream."""
+        self._binary()
+        try:
+            return await self._frames_out.receive()
+        except anyio.EndOfStream:
+            raise self._failure or disconnected() from None
+
+
+class AsyncStreamCall:
+    """A streamed request in flight: ``async for item in call``; then :attr:`result`."""
+
+    def __init__(self, client: AsyncClient, id_: int | str) -> None:
+        self.client = client
+        #: The request id, for :meth:`AsyncClient.cancel`.
+        self.id = id_
+        self._done = False
+        self._result: Any = None
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._items()
+
+    async def _items(self) -> AsyncIterator[Any]:
+        client = self.client
+        try:
+            while not self._done:
+                reply = await client._next(self.id)
+                if reply.kind == "item":
+                    yield reply.value
+                    continue
+                self._done = True
+                self._result = raise_for(reply)
+        except anyio.get_cancelled_exc_class():
+            await client._abandon(self.id)
+            raise
+        finally:
+            if not self._done:  # left early (break): drop later items instead of queueing them
+                client._core.forget(self.id)
+
+    @property
+    def result(self) -> Any:
+        """The final ``ok`` value; only after iteration ended."""
+        if not self._done:
+            raise RuntimeError("iterate the stream to its end before reading result")
+        return self._result
