@@ -5,22 +5,24 @@ Imported on every CLI call, so handler modules (which pull in the daemon side) l
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
 
 from venom_gen.product import Product
 
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any
+
     from venom_gen.daemon.app import App
     from venom_proto._server import FrameHandler, Handler
 
 __all__ = ("CONFIG", "MODEL_PATH", "PRODUCT", "VERSION")
 
 VERSION = "0.1.0"
-HERE = Path(__file__).resolve().parent
 #: The normalized model, generated from verbs.zon and committed (checked for staleness).
-MODEL_PATH = HERE / "verbs.model.json"
+MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "verbs.model.json")
 
 #: The configuration file's schema (format-1 object descriptor).
 CONFIG: dict[str, Any] = {

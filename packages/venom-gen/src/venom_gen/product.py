@@ -7,41 +7,54 @@ This module is on the path of every CLI call, so it imports nothing heavy: the d
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
+
     from venom_proto._server import FrameHandler, Handler
 
     from venom_gen.daemon.app import App
 
+    LocalVerb = Callable[[list[str]], int]
+
 __all__ = ("Product", "product_main")
-
-LocalVerb = Callable[[list[str]], int]
-
 
 def _no_frames(app: App) -> Iterable[FrameHandler]:
     return ()
 
 
-@dataclass(frozen=True)
 class Product:
     """A Venom product: its name, version, cached model and handler factories.
 
     ``handlers(app)`` returns the product's handlers by exact wire name; ``frame_handlers(app)``
     its binary frame handlers; ``config`` is the format-1 object descriptor of its configuration
-    file; ``local`` adds in-process verbs such as ``mcp`` (``venom_mcp.main``).
+    file; ``local`` adds in-process verbs such as ``mcp`` (``venom_mcp.main``). A plain class,
+    not a dataclass: this module is imported on every CLI call.
     """
 
-    tool: str
-    version: str
-    model_path: Path
-    handlers: Callable[[App], Mapping[str, Handler]]
-    frame_handlers: Callable[[App], Iterable[FrameHandler]] = _no_frames
-    config: Mapping[str, Any] | None = None
-    local: Mapping[str, Callable[[Product, list[str]], int]] = field(default_factory=dict)
+    __slots__ = ("config", "frame_handlers", "handlers", "local", "model_path", "tool", "version")
+
+    def __init__(
+        self,
+        *,
+        tool: str,
+        version: str,
+        model_path: str | os.PathLike[str],
+        handlers: Callable[[App], Mapping[str, Handler]],
+        frame_handlers: Callable[[App], Iterable[FrameHandler]] = _no_frames,
+        config: Mapping[str, Any] | None = None,
+        local: Mapping[str, Callable[[Product, list[str]], int]] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.version = version
+        self.model_path = os.fspath(model_path)
+        self.handlers = handlers
+        self.frame_handlers = frame_handlers
+        self.config = config
+        self.local = dict(local or {})
 
 
 def product_main(product: Product, argv: list[str] | None = None) -> int:

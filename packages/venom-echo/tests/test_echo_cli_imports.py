@@ -1,0 +1,65 @@
+"""The CLI is a short-lived process: a verb call imports nothing heavy."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HEAVY = (
+    "pydantic",
+    "typer",
+    "click",
+    "mcp",
+    "anyio",
+    "asyncio",
+    "orjson",
+    "venom_schema.zon",
+    "venom_schema.manifest",
+    "venom_gen.catalog",
+    "venom_gen.markdown",
+    "venom_gen.man",
+    "venom_gen.skill",
+    "venom_gen.completions",
+    "venom_gen.daemon",
+    "venom_mcp",
+)
+
+PROBE = """
+import json, sys
+from venom_echo.__main__ import main
+code = main()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def _modules_after(*argv: str) -> tuple[int, list[str]]:
+    with tempfile.TemporaryDirectory(dir="/tmp") as d:
+        os.chmod(d, 0o700)
+        env = {**os.environ, "XDG_RUNTIME_DIR": d}
+        proc = subprocess.run(
+            [sys.executable, "-c", PROBE, *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    line = proc.stderr.rsplit("MODULES ", 1)[1]
+    return proc.returncode, json.loads(line)
+
+
+def test_a_verb_call_imports_nothing_heavy() -> None:
+    """A normal verb call (here failing fast: no daemon) stays on the light path."""
+    code, modules = _modules_after("echo", "--text", "hi", "--json")
+    assert code == 6  # unavailable.not_running: the call went all the way to connect()
+    heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
+    assert heavy == []
+
+
+def test_help_imports_nothing_heavy() -> None:
+    code, modules = _modules_after("echo", "--help")
+    assert code == 0
+    assert not [m for m in modules if m in ("pydantic", "typer", "mcp", "anyio", "asyncio")]
