@@ -1,0 +1,89 @@
+"""Escaping of user strings for each output format (RFC-0004 §6: summaries are plain text).
+
+Every generator passes user-supplied text (summaries, choices, example values) through one of
+these functions; nothing user-supplied is ever emitted raw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+__all__ = (
+    "code_fence",
+    "json_compact",
+    "md_text",
+    "roff_lines",
+    "roff_text",
+    "sh_quote",
+    "yaml_double_quoted",
+)
+
+# CommonMark inline syntax plus the GFM table separator. Generators never start a Markdown line
+# with user text, so block-level markers (#, >, -, 1.) need no escape.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~!])")
+
+
+def md_text(text: str) -> str:
+    """Escape ``text`` for Markdown inline content, table cells included."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def code_fence(body: str) -> str:
+    """A backtick fence longer than any backtick run in ``body`` (at least three)."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def roff_text(text: str) -> str:
+    """Escape one line of roff text: ``\\`` becomes ``\\e``; a control character at the start
+    (``.`` or ``'``) and trailing blanks are protected with the zero-width ``\\&``."""
+    out = text.replace("\\", "\\e")
+    if out.startswith((".", "'")) or out == "":
+        out = "\\&" + out
+    if out.endswith((" ", "\t")):
+        out += "\\&"
+    return out
+
+
+def roff_lines(text: str) -> list[str]:
+    """Escape multi-line text for roff no-fill blocks, one escaped line per input line."""
+    return [roff_text(line) for line in text.split("\n")]
+
+
+_SH_SAFE = re.compile(r"[A-Za-z0-9_@%+=:,./-]+\Z")
+
+
+def sh_quote(word: str) -> str:
+    """POSIX shell quoting: bare when safe, otherwise single quotes, ``'`` written ``'\\''``."""
+    if _SH_SAFE.match(word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+
+
+def json_compact(value: Any) -> str:
+    """Compact, key-order-preserving JSON with UTF-8 text kept (the CLI's output style)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+_YAML_NAMED = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
+
+
+def _yaml_char(ch: str) -> str:
+    named = _YAML_NAMED.get(ch)
+    if named is not None:
+        return named
+    cp = ord(ch)
+    # C0/C1 controls, DEL, line/paragraph separators, BOM and non-characters are not
+    # printable in YAML 1.2 and must be escaped inside a double-quoted scalar.
+    if cp < 0x20 or 0x7F <= cp <= 0x9F or cp in (0x2028, 0x2029, 0xFEFF, 0xFFFE, 0xFFFF):
+        return f"\\u{cp:04X}"
+    if 0xD800 <= cp <= 0xDFFF:
+        raise ValueError(f"lone surrogate U+{cp:04X} cannot be written as UTF-8")
+    return ch
+
+
+def yaml_double_quoted(text: str) -> str:
+    """A YAML 1.2 double-quoted scalar holding exactly ``text``."""
+    return '"' + "".join(_yaml_char(ch) for ch in text) + '"'

@@ -1,0 +1,102 @@
+"""Human rendering of RFC-0004 §3 type descriptors for docs, man pages and SKILL.md.
+
+The output is plain text; callers escape it for their format.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from venom_gen._escape import json_compact
+
+__all__ = ("FieldRow", "flatten_fields", "render_choice", "render_default", "render_type")
+
+Desc = Mapping[str, Any]
+
+_BARE_CHOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*\Z")
+
+
+def render_choice(choice: str) -> str:
+    """A choice bare when it is a plain word, else as a JSON string (quotes, spaces, commas)."""
+    return choice if _BARE_CHOICE.match(choice) else json_compact(choice)
+
+
+def render_default(value: Any) -> str:
+    """A default value as compact JSON."""
+    return json_compact(value)
+
+
+def _bounds(desc: Desc) -> str:
+    lo, hi = desc.get("min"), desc.get("max")
+    if lo is not None and hi is not None:
+        return f" ({json_compact(lo)} to {json_compact(hi)})"
+    if lo is not None:
+        return f" (min {json_compact(lo)})"
+    if hi is not None:
+        return f" (max {json_compact(hi)})"
+    return ""
+
+
+def render_type(desc: Desc) -> str:
+    """E.g. ``string (one of: plain, upper)``, ``integer (0 to 255)``, ``object or null``."""
+    kind = desc["kind"]
+    if kind == "string":
+        choices = desc.get("choices")
+        text = "string"
+        if choices:
+            text += " (one of: " + ", ".join(render_choice(c) for c in choices) + ")"
+    elif kind in ("integer", "number"):
+        text = kind + _bounds(desc)
+    elif kind == "array":
+        inner = render_type(desc["items"])
+        text = f"array of ({inner})" if " " in inner else f"array of {inner}"
+    else:
+        text = str(kind)
+    if desc.get("nullable") and kind != "null":
+        text += " or null"
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRow:
+    """One documented field: dotted path (``[]`` marks array elements), type and annotations."""
+
+    path: str
+    type: str
+    required: bool
+    default: str | None
+    summary: str
+
+
+def _object_of(desc: Desc) -> Desc | None:
+    """The object descriptor reached through ``desc`` and any array nesting, if any."""
+    while desc["kind"] == "array":
+        desc = desc["items"]
+    return desc if desc["kind"] == "object" else None
+
+
+def _array_suffix(desc: Desc) -> str:
+    suffix = ""
+    while desc["kind"] == "array":
+        suffix += "[]"
+        desc = desc["items"]
+    return suffix
+
+
+def flatten_fields(fields: list[Mapping[str, Any]], prefix: str = "") -> list[FieldRow]:
+    """Fields in declaration order, each followed by its nested object fields (depth first)."""
+    rows: list[FieldRow] = []
+    for field in fields:
+        path = prefix + field["name"]
+        ftype: Desc = field["type"]
+        default = render_default(field["default"]) if "default" in field else None
+        rows.append(
+            FieldRow(path, render_type(ftype), bool(field["required"]), default, field["summary"])
+        )
+        nested = _object_of(ftype)
+        if nested is not None:
+            rows.extend(flatten_fields(nested["fields"], path + _array_suffix(ftype) + "."))
+    return rows

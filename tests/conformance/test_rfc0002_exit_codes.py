@@ -1,0 +1,170 @@
+"""RFC-0002 §7: error classes, exit codes and what the CLI prints (§7.3)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from conformance_kit import TIMEOUT, Daemon
+
+CLASS_EXIT = {
+    "failed": 1,
+    "invalid_params": 2,
+    "not_found": 3,
+    "denied": 4,
+    "conflict": 5,
+    "unavailable": 6,
+    "timeout": 7,
+    "cancelled": 8,
+    "protocol": 9,
+    "unsupported": 10,
+    "internal": 11,
+}
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+@pytest.mark.parametrize(
+    ("code", "exit_code"),
+    [("failed.echo", 1), ("not_found.echo", 3), ("conflict.echo_busy", 5), ("timeout.echo", 7)],
+)
+def test_declared_errors_exit_by_class(daemon: Daemon, code: str, exit_code: int) -> None:
+    """RFC-0002 §7.2/§7.3: --json prints {"error":...} and the CLI exits by class."""
+    r = daemon.cli("echo", "fail", "--code", code, "--json")
+    assert r.returncode == exit_code
+    out = json.loads(r.stdout)
+    assert out["error"]["code"] == code
+    assert isinstance(out["error"]["data"], dict)
+    assert r.stdout.count("\n") == 1
+
+
+@pytest.mark.rfc("RFC-0002 §7.3")
+def test_human_mode_prints_message_on_stderr(daemon: Daemon) -> None:
+    """RFC-0002 §7.3: without --json the error message goes to stderr, nothing to stdout."""
+    r = daemon.cli("echo", "fail", "--code", "not_found.echo")
+    assert r.returncode == 3
+    assert r.stdout == ""
+    assert "there was nothing to echo" in r.stderr
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_success_exits_zero_with_the_ok_value(daemon: Daemon) -> None:
+    """RFC-0002 §7.3: --json prints exactly the ok value."""
+    r = daemon.cli("echo", "--text", "hi", "--json")
+    assert (r.returncode, r.stdout) == (0, '{"text":"hi"}\n')
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_invalid_params_exit_2(daemon: Daemon) -> None:
+    """RFC-0002 §7.2 / §1: invalid params exit 2 with the wrapper on stdout."""
+    r = daemon.cli("echo", "--json")
+    assert r.returncode == 2
+    assert r.stdout == (
+        '{"error":{"code":"invalid_params.missing","message":"missing required param '
+        '\'text\'","data":{"param":"text"}}}\n'
+    )
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_denied_exit_4_for_a_caller_without_the_owner_grant(daemon: Daemon) -> None:
+    """RFC-0002 §7.2 / RFC-0005 (local): a caller without the write grant gets denied (4)."""
+    alias_dir = Path(daemon.root) / "alias"
+    alias_dir.mkdir(mode=0o700, exist_ok=True)
+    alias = alias_dir / "x.sock"
+    if not alias.exists():
+        os.symlink(daemon.socket, alias)  # same daemon, but no owner token beside this path
+    r = daemon.cli("config", "set", "--key", "log_level", "--value", "debug", "--json",
+                   "--socket", str(alias))  # fmt: skip
+    assert r.returncode == 4
+    assert json.loads(r.stdout)["error"]["code"] == "denied.grant"
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_cancelled_exit_8_on_ctrl_c(daemon: Daemon) -> None:
+    """RFC-0002 §7.2: Ctrl-C cancels the call upstream and exits 8."""
+    proc = subprocess.Popen(
+        [*daemon.target.cli, "echo", "repeat", "--text", "x", "--count", "1000",
+         "--interval-ms", "50", "--json"],
+        env=daemon.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    assert json.loads(first) == {"index": 0, "text": "x"}
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 8
+    assert json.loads(out.strip().splitlines()[-1])["error"]["code"] == "cancelled"
+
+
+class FakeDaemon:
+    """A minimal peer that answers hello and then fails every request with one error code."""
+
+    def __init__(self, path: str, code: str) -> None:
+        self.code = code
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.bind(path)
+        os.chmod(path, 0o600)
+        self.sock.listen()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        try:
+            while True:
+                conn, _ = self.sock.accept()
+                with conn:
+                    buf = b""
+                    while True:
+                        data = conn.recv(65536)
+                        if not data:
+                            break
+                        buf += data
+                        while b"\n" in buf:
+                            line, buf = buf.split(b"\n", 1)
+                            req = json.loads(line)
+                            if req["verb"] == "hello":
+                                ok = {"proto": 1, "server": {"name": "fake", "version": "0"},
+                                      "caps": ["cancel"], "max_frame": 1048576}  # fmt: skip
+                                reply = {"id": req["id"], "ok": ok}
+                            else:
+                                err = {"code": self.code, "message": f"fake {self.code}"}
+                                reply = {"id": req["id"], "error": err}
+                            conn.sendall(json.dumps(reply).encode() + b"\n")
+        except OSError:
+            return
+
+
+@pytest.fixture
+def fake_dir(short_root: Path) -> Path:
+    d = short_root / "fake"
+    d.mkdir(mode=0o700)
+    return d
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+@pytest.mark.parametrize(
+    ("code", "exit_code"),
+    [
+        *((cls + ".x", n) for cls, n in CLASS_EXIT.items()),
+        ("brand_new_class.x", 1),
+        ("protocol", 9),
+    ],
+)
+def test_every_class_maps_to_its_exit_code(
+    daemon: Daemon, fake_dir: Path, code: str, exit_code: int
+) -> None:
+    """RFC-0002 §7.1/§7.2: each class exits with its code; an unknown class exits like failed."""
+    path = str(fake_dir / f"f{int(time.monotonic_ns() % 1_000_000)}.sock")
+    fake = FakeDaemon(path, code)
+    try:
+        r = daemon.cli("ping", "--json", "--socket", path)
+    finally:
+        fake.sock.close()
+    assert r.returncode == exit_code, r.stderr
+    assert json.loads(r.stdout)["error"]["code"] == code
