@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import nox
 
@@ -71,9 +72,15 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def types(session: nox.Session) -> None:
-    """mypy --strict over every package, its tests and this noxfile."""
+    """mypy --strict over every package, its tests, the benches and this noxfile."""
     sync(session, "--all-packages")
-    session.run("mypy", "noxfile.py", "tests", *(f"packages/{p}/src" for p in PACKAGES))
+    session.run("mypy", "noxfile.py", "bench", *(f"packages/{p}/src" for p in PACKAGES))
+    # One run per test tree: each has its own conftest module.
+    tests = [str(p) for p in Path("tests").glob("*.py")]
+    for target in (tests, ["tests/conformance"], ["tests/integration"]):
+        session.run("mypy", *target)
+    for package in PACKAGES:
+        session.run("mypy", f"packages/{package}/tests")
 
 
 @nox.session(python=PYTHON)

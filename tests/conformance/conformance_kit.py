@@ -128,7 +128,7 @@ class Conn:
             if not chunk:
                 break
             self.buf += chunk
-        out = []
+        out: list[bytes] = []
         while len(out) < n and (i := self.buf.find(b"\n")) >= 0:
             out.append(self.buf[:i])
             self.buf = self.buf[i + 1 :]

@@ -12,7 +12,7 @@ import shlex
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -80,15 +80,17 @@ def daemon(target: Target) -> Iterator[Daemon]:
 _results: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[Any]) -> Iterator[None]:
-    outcome = yield
-    report = outcome.get_result()
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[Any]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
     marker = item.get_closest_marker("rfc")
-    if marker is None:
-        return
-    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+    if marker is not None and (
+        report.when == "call" or (report.when == "setup" and report.outcome != "passed")
+    ):
         _results[str(marker.args[0])][report.outcome] += 1
+    return report
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

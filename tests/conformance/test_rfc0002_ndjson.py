@@ -216,7 +216,7 @@ def test_stream_items_then_cancel_sequence(daemon: Daemon) -> None:
             {"id": 7, "item": {"index": 1, "text": "x"}},
         ]
         s.sendall(b'{"id":8,"verb":"cancel","params":{"id":7}}\n')
-        rest = []
+        rest: list[dict[str, object]] = []
         while len(rest) < 2 or rest[-1].get("id") != 8:
             rest += [json.loads(x) for x in s.lines(1)]
     finals = [r for r in rest if "item" not in r]
