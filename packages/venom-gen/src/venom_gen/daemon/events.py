@@ -95,9 +95,7 @@ class EventBus:
             batch, lost = self._after(position)
             if lost is not None:
                 gap = {"first": lost, "last": batch[0]["seq"] - 1}
-                await call.emit(
-                    {"seq": lost, "type": GAP, "time": _now(), "data": json.dumps(gap)}
-                )
+                await call.emit({"seq": lost, "type": GAP, "time": _now(), "data": json.dumps(gap)})
             for event in batch:
                 position = event["seq"]
                 if match(event["type"]):

@@ -1,0 +1,236 @@
+"""The argv grammar of every generated CLI (RFC-0004 §4), independent of any daemon.
+
+Parsing runs in two passes. The first walks the tokens once: non-option tokens select commands
+(canonical spaced tokens, or an exact dotted wire name as the first token), and every option
+except the switches ``--json``/``--help`` takes a value, inline (``--x=v``) or as the next token
+unless that token starts with ``-``. Because booleans must be written ``--x=true``, this is
+decidable without knowing the verb. The second pass checks the options against the chosen verb.
+
+Error codes (all exit 2, RFC-0002 §7.2 ``invalid_params``):
+
+- ``invalid_params.usage`` (data ``{"arg": token}``, or ``{"command": path}`` when a command
+  is missing): unknown command token, a token after ``--``, a short option, a missing value, a
+  repeated option, a value given to a switch, a bare boolean or ``--flag true``, or a param
+  option before the command.
+- ``invalid_params.unknown`` (data ``{"param": name}``): an option that names no param of the
+  verb, the same code the daemon uses for an unknown param.
+- ``invalid_params.type`` / ``.range`` (data ``{"param": name}``): a malformed value; see
+  ``_values``. Everything else (missing, enum, declared bounds) is left to the validator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from venom_proto._core.errors import VenomError
+
+from ._tree import Command, CommandTree, flag_for
+from ._values import convert_value
+
+__all__ = ("USAGE", "ArgvError", "Invocation", "parse_argv", "wants_json")
+
+#: The code of every CLI usage error that is not about one param's value.
+USAGE = "invalid_params.usage"
+_SWITCHES = ("json", "help")
+
+
+class ArgvError(VenomError):
+    """Raised by `parse_argv`; ``path`` is the command whose help the user should read."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, code: str, message: str, data: dict[str, Any], path: tuple[str, ...]):
+        super().__init__(code, message, data)
+        self.path = path
+
+
+class Invocation:
+    """A parsed command line: the command, its params and the client options."""
+
+    __slots__ = ("command", "help", "json", "params", "rest", "socket")
+
+    def __init__(
+        self,
+        command: Command,
+        params: dict[str, Any],
+        *,
+        json: bool,
+        socket: str | None,
+        help: bool,
+        rest: tuple[str, ...],
+    ) -> None:
+        self.command = command
+        self.params = params
+        self.json = json
+        self.socket = socket
+        self.help = help
+        #: argv without the command tokens, handed to local (in-process) verbs.
+        self.rest = rest
+
+
+class _Option:
+    """One ``--name[=value]`` (or stray ``-x``) token as scanned, before the verb is known."""
+
+    __slots__ = ("after_command", "inline", "name", "next_token", "short", "token", "value")
+
+    def __init__(
+        self, token: str, name: str, value: str | None, *, inline: bool, after_command: bool
+    ) -> None:
+        self.token = token
+        self.name = name
+        self.value = value
+        self.inline = inline
+        self.after_command = after_command
+        self.next_token: str | None = None
+        self.short = False
+
+
+def wants_json(argv: Sequence[str]) -> bool:
+    """Whether ``--json`` was given, so that even usage errors print the JSON wrapper."""
+    for token in argv:
+        if token == "--":
+            return False
+        if token == "--json":
+            return True
+    return False
+
+
+def _usage(message: str, data: dict[str, Any], node: Command) -> ArgvError:
+    return ArgvError(USAGE, message, data, node.path)
+
+
+def _child(tree: CommandTree, node: Command, token: str) -> Command | None:
+    if node is tree.root and token in tree.by_wire:
+        return tree.by_wire[token]
+    return node.children.get(token)
+
+
+def _unknown_command(node: Command, token: str) -> ArgvError:
+    if not node.children:
+        where = " ".join(node.path)
+        return _usage(
+            f"unexpected argument {token!r}: {where} takes no arguments", {"arg": token}, node
+        )
+    where = f" for {' '.join(node.path)!r}" if node.path else ""
+    return _usage(f"unknown command {token!r}{where}", {"arg": token}, node)
+
+
+def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option], set[int]]:
+    node, options, commands = tree.root, [], set()
+    ended = False
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        i += 1
+        if ended:
+            raise _usage(f"unexpected argument {token!r} after '--'", {"arg": token}, node)
+        if token == "--":
+            ended = True
+        elif token.startswith("--"):
+            name, eq, value = token[2:].partition("=")
+            opt = _Option(
+                token,
+                name,
+                value if eq else None,
+                inline=bool(eq),
+                after_command=node is not tree.root,
+            )
+            if not eq and name not in _SWITCHES:
+                following = argv[i] if i < len(argv) else None
+                if following is not None and not following.startswith("-"):
+                    opt.value = following
+                    i += 1
+                else:
+                    opt.next_token = following
+            options.append(opt)
+        elif token.startswith("-") and token != "-":
+            opt = _Option(token, token, None, inline=False, after_command=True)
+            opt.short = True
+            options.append(opt)
+        else:
+            child = _child(tree, node, token)
+            if child is None:
+                raise _unknown_command(node, token)
+            node = child
+            commands.add(i - 1)
+    return node, options, commands
+
+
+def _missing_command(node: Command) -> ArgvError:
+    if not node.path:
+        return _usage("missing command", {"command": ""}, node)
+    names = ", ".join(sorted(node.children))
+    where = " ".join(node.path)
+    return _usage(f"missing subcommand for {where!r}; one of: {names}", {"command": where}, node)
+
+
+def _param_value(opt: _Option, param: Mapping[str, Any], node: Command) -> Any:
+    flag, name, desc = "--" + opt.name, str(param["name"]), param["type"]
+    if desc.get("kind") == "boolean" and not opt.inline:
+        raise _usage(
+            f"boolean option {flag} takes =true or =false, as {flag}=true", {"arg": opt.token}, node
+        )
+    if opt.value is None:
+        hint = ""
+        if opt.next_token is not None:
+            hint = f"; a value starting with '-' needs the form {flag}={opt.next_token}"
+        raise _usage(f"option {flag} needs a value{hint}", {"arg": opt.token}, node)
+    try:
+        return convert_value(desc, opt.value, flag=flag, param=name)
+    except VenomError as exc:
+        raise ArgvError(exc.code, exc.message, exc.data or {}, node.path) from None
+
+
+def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
+    """Parse ``argv`` (without the program name) against ``tree``; raise `ArgvError` on misuse.
+
+    With ``--help`` anywhere before ``--``, only command tokens are checked and the result has
+    ``help=True``; option errors then do not matter.
+    """
+    node, options, commands = _scan(argv, tree)
+    rest = tuple(tok for i, tok in enumerate(argv) if i not in commands)
+    json_mode = any(o.name == "json" and not o.inline for o in options)
+    if any(o.name == "help" and not o.inline for o in options):
+        return Invocation(node, {}, json=json_mode, socket=None, help=True, rest=rest)
+    if node.verb is None:
+        raise _missing_command(node)
+    by_flag = {flag_for(str(p["name"]))[2:]: p for p in node.verb["params"]}
+    seen: set[str] = set()
+    params: dict[str, Any] = {}
+    socket: str | None = None
+    for opt in options:
+        if opt.short:
+            raise _usage(
+                f"unknown option {opt.token} (there are no short options)", {"arg": opt.token}, node
+            )
+        if opt.name in seen:
+            raise _usage(f"option --{opt.name} given more than once", {"arg": opt.token}, node)
+        if opt.name in _SWITCHES:
+            if opt.inline:
+                raise _usage(
+                    f"--{opt.name} is a switch and takes no value", {"arg": opt.token}, node
+                )
+        elif opt.name == "socket":
+            if not opt.value:
+                raise _usage("option --socket needs a path", {"arg": opt.token}, node)
+            socket = opt.value
+        elif opt.name not in by_flag:
+            raise _unknown_flag(opt, by_flag, node)
+        elif not opt.after_command:
+            raise _usage(f"option {opt.token} must follow the command", {"arg": opt.token}, node)
+        else:
+            param = by_flag[opt.name]
+            params[str(param["name"])] = _param_value(opt, param, node)
+        seen.add(opt.name)
+    return Invocation(node, params, json=json_mode, socket=socket, help=False, rest=rest)
+
+
+def _unknown_flag(opt: _Option, by_flag: Mapping[str, Any], node: Command) -> ArgvError:
+    hint = ""
+    if opt.name.replace("_", "-") in by_flag:
+        hint = f"; did you mean --{opt.name.replace('_', '-')}?"
+    param = opt.name.replace("-", "_")
+    return ArgvError(
+        "invalid_params.unknown", f"unknown option --{opt.name}{hint}", {"param": param}, node.path
+    )

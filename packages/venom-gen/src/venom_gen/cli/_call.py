@@ -1,0 +1,157 @@
+"""One verb call to the daemon: connect, send, print items, validate, cancel on Ctrl-C.
+
+The client is anything shaped like ``venom_proto.sync_client.SyncClient``; tests inject a fake
+through `Connect`. Every call goes through ``client.stream`` (a non-streaming verb simply yields
+no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upstream
+(RFC-0002 §4.4) on the same connection.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from venom_proto._core.errors import VenomError
+
+if TYPE_CHECKING:  # the protocols cost import time and are only annotations
+    from ._output import Output
+    from ._protocols import Client, CompiledVerb, Connect, StreamCall
+
+__all__ = (
+    "call_daemon",
+    "exit_status",
+    "owner_auth",
+    "sync_connect",
+    "token_path",
+)
+
+#: RFC-0005 §3: an owner token is 64 lowercase hex digits.
+_TOKEN_LEN = 64
+_HEX = "0123456789abcdef"
+
+
+def sync_connect(
+    socket_path: str,
+    *,
+    client_name: str,
+    client_version: str,
+    caps: tuple[str, ...],
+    auth: dict[str, Any] | None,
+) -> Client:
+    """The real transport: ``venom_proto.sync_client.SyncClient`` (stdlib socket + json)."""
+    from venom_proto.sync_client import SyncClient
+
+    client = SyncClient(
+        socket_path, client_name=client_name, client_version=client_version, caps=caps, auth=auth
+    )
+    return cast("Client", client)
+
+
+def token_path(socket_path: str) -> str:
+    """The owner token beside a socket: ``.sock`` replaced by ``.token``, else appended."""
+    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
+    return stem + ".token"
+
+
+def owner_auth(socket_path: str) -> dict[str, Any] | None:
+    """``{"token": ...}`` for hello.auth when the owner token file is readable (RFC-0005 §3).
+
+    Like ``venom_schema.grants.client_auth`` but without its imports (secrets, hmac): symlinks
+    are refused, and anything but 64 lowercase hex digits counts as no token.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(token_path(socket_path), flags)
+        try:
+            data = os.read(fd, 256)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None  # no token: the daemon treats us as an unknown (read-only) caller
+    token = data.strip().decode("ascii", "replace")
+    if len(token) != _TOKEN_LEN or token.strip(_HEX):
+        return None
+    return {"token": token}
+
+
+def exit_status(verb: Mapping[str, Any], result: Any) -> int:
+    """0, or the result's status field under ``exit = {kind: result}`` (RFC-0004 §3)."""
+    policy = verb.get("exit") or {}
+    if policy.get("kind") != "result":
+        return 0
+    field = str(policy.get("field"))
+    status = result.get(field) if isinstance(result, dict) else None
+    if isinstance(status, int) and not isinstance(status, bool) and 0 <= status <= 255:
+        return status
+    raise VenomError(
+        "internal.result",
+        f"invalid result at '{field}': not an exit status 0-255",
+        {"path": field, "reason": "range"},
+    )
+
+
+def _cancel(client: Client, handle: StreamCall) -> None:
+    call_id = getattr(handle, "id", None)
+    if call_id is None:
+        return
+    try:
+        client.cancel(call_id)
+    except (VenomError, OSError):
+        return  # the connection closes right after; the daemon drops the call then anyway
+
+
+def _exchange(
+    client: Client,
+    out: Output,
+    verb: Mapping[str, Any],
+    compiled: CompiledVerb,
+    params: dict[str, Any],
+) -> int:
+    streams = bool(verb.get("streams"))
+    handle = client.stream(str(verb["name"]), params)
+    try:
+        for item in handle:
+            try:
+                if not streams:
+                    raise VenomError(
+                        "internal.result", "stream item for a non-streaming verb", {"path": ""}
+                    )
+                compiled.item(item)
+            except VenomError:
+                _cancel(client, handle)
+                raise
+            out.value(item)
+        result = handle.result
+    except KeyboardInterrupt:
+        _cancel(client, handle)
+        raise
+    compiled.result(result)
+    status = exit_status(verb, result)
+    if not streams:
+        out.result(verb, result)
+    return status
+
+
+def call_daemon(
+    connect: Connect,
+    socket_path: str,
+    *,
+    out: Output,
+    verb: Mapping[str, Any],
+    compiled: CompiledVerb,
+    params: dict[str, Any],
+    client_version: str,
+) -> int:
+    """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
+    client = connect(
+        socket_path,
+        client_name=out.tool,
+        client_version=client_version,
+        caps=("cancel",),
+        auth=owner_auth(socket_path),
+    )
+    try:
+        return _exchange(client, out, verb, compiled, params)
+    finally:
+        client.close()

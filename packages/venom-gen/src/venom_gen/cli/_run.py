@@ -1,0 +1,180 @@
+"""The main flow of a generated CLI: model, argv, help, validation, dispatch, exit status.
+
+Only stdlib ``json``-level modules, the venom_proto core and sync client, and
+``venom_schema.runtime`` are imported on the path of a verb call; help text is built lazily.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
+
+from venom_proto._core._stdjson import std_loads
+from venom_proto._core.errors import VenomError
+
+from ._argv import ArgvError, parse_argv, wants_json
+from ._call import call_daemon, sync_connect
+from ._output import Output, silence_stdout
+from ._tree import CommandTree, build_tree
+
+if TYPE_CHECKING:
+    from ._protocols import CompiledVerb, Connect
+
+__all__ = ("EXIT_BROKEN_PIPE", "load_model", "main")
+
+#: Exit status after the reader of stdout went away: the shell's 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+LocalVerb = Callable[[list[str]], int]
+
+
+def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a cached normalized model; any defect raises ``internal.model`` (exit 11)."""
+    try:
+        with open(path, "rb") as f:
+            model = std_loads(f.read())
+    except (OSError, ValueError) as exc:
+        raise VenomError(
+            "internal.model", f"cannot read the CLI model {os.fspath(path)!r}: {exc}"
+        ) from None
+    if (
+        not isinstance(model, dict)
+        or type(model.get("format")) is not int
+        or model["format"] != 1
+        or not isinstance(model.get("tool"), str)
+        or not isinstance(model.get("verbs"), list)
+    ):
+        raise VenomError(
+            "internal.model", f"{os.fspath(path)!r} is not a format 1 normalized model"
+        )
+    return model
+
+
+def _compile(verb: Mapping[str, Any]) -> CompiledVerb:
+    from venom_schema.runtime import compile_verb
+
+    try:
+        return cast("CompiledVerb", compile_verb(dict(verb)))
+    except ValueError as exc:  # DescriptorError: the cached model is not normalized
+        raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc}") from None
+
+
+def _socket_path(tool: str, flag: str | None, environ: Mapping[str, str]) -> str:
+    # The sync client checks the length and the runtime directory (RFC-0002 §2.3, §2.4).
+    from venom_proto._server.paths import resolve_socket_path
+
+    try:
+        return resolve_socket_path(tool, flag, environ)
+    except ValueError as exc:  # a tool name that RFC-0002 §2.1 does not allow
+        raise VenomError("internal.model", str(exc)) from None
+
+
+def _hint(tree: CommandTree, path: tuple[str, ...]) -> str:
+    return f"Try '{' '.join((tree.tool, *path, '--help'))}'."
+
+
+def _run(
+    model_path: str | os.PathLike[str],
+    argv: list[str],
+    out: Output,
+    *,
+    local: Mapping[str, LocalVerb],
+    version: str,
+    connect: Connect,
+    environ: Mapping[str, str],
+) -> int:
+    try:
+        model = load_model(model_path)
+    except VenomError as exc:
+        return out.error(exc)
+    try:
+        tree = build_tree(model)
+    except (KeyError, TypeError, AttributeError) as exc:
+        return out.error(VenomError("internal.model", f"malformed verb in the CLI model: {exc!r}"))
+    out.tool = tree.tool
+    try:
+        invocation = parse_argv(argv, tree)
+    except ArgvError as exc:
+        return out.error(exc, hint=_hint(tree, exc.path))
+    command = invocation.command
+    if invocation.help:
+        from ._help import render_help
+
+        return out.help(render_help(model, tree, command))
+    verb = command.verb
+    assert verb is not None  # parse_argv returns a verb unless help was asked for
+    try:
+        compiled = _compile(verb)
+        compiled.params(invocation.params)
+    except VenomError as exc:
+        hint = _hint(tree, command.path) if exc.code.startswith("invalid_params") else None
+        return out.error(exc, hint=hint)
+    name = str(verb["name"])
+    try:
+        if verb.get("dispatch") == "local":
+            handler = local.get(name)
+            if handler is None:
+                raise VenomError(
+                    "unsupported.verb", f"'{name}' is not available in this build", {"verb": name}
+                )
+            return handler(list(invocation.rest))
+        socket_path = _socket_path(tree.tool, invocation.socket, environ)
+        return call_daemon(
+            connect,
+            socket_path,
+            out=out,
+            verb=verb,
+            compiled=compiled,
+            params=invocation.params,
+            client_version=version,
+        )
+    except VenomError as exc:
+        return out.error(exc)
+
+
+def main(
+    model_path: str | os.PathLike[str],
+    *,
+    argv: list[str] | None = None,
+    local: Mapping[str, LocalVerb] | None = None,
+    version: str = "0.0.0",
+    connect: Connect | None = None,
+    environ: Mapping[str, str] | None = None,
+    stdout: IO[bytes] | None = None,
+    stderr: TextIO | None = None,
+) -> int:
+    """Run the generated CLI for the product whose normalized model is at ``model_path``.
+
+    ``argv`` defaults to ``sys.argv[1:]``; ``local`` supplies the in-process verbs (``serve``,
+    ``mcp``), each called with argv minus the command tokens; ``version`` is sent in hello.
+    ``connect``, ``environ``, ``stdout`` and ``stderr`` exist for tests and embedding. Returns
+    the exit status (RFC-0002 §7.2); never raises for bad input, Ctrl-C or a closed stdout.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    out_stream = sys.stdout.buffer if stdout is None else stdout
+    program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "venom"
+    out = Output(
+        program,
+        json=wants_json(args),
+        stdout=out_stream,
+        stderr=sys.stderr if stderr is None else stderr,
+    )
+    try:
+        return _run(
+            model_path,
+            args,
+            out,
+            local={} if local is None else local,
+            version=version,
+            connect=sync_connect if connect is None else connect,
+            environ=os.environ if environ is None else environ,
+        )
+    except KeyboardInterrupt:
+        try:
+            return out.error(VenomError("cancelled", "cancelled by Ctrl-C"))
+        except (KeyboardInterrupt, BrokenPipeError):
+            return 8
+    except BrokenPipeError:
+        silence_stdout(out_stream)
+        return EXIT_BROKEN_PIPE

@@ -1,0 +1,105 @@
+"""Option values to JSON values, by the param's type descriptor (RFC-0004 §4).
+
+Spellings, chosen once for every product:
+
+- ``string``: the token verbatim. ``--text null`` sends the *string* ``"null"``: params are
+  never nullable in format 1 (RFC-0004 §3), so the one valid reading of ``null`` for a string
+  param is the string itself.
+- ``integer``: ASCII decimal digits with an optional leading ``-`` (``+5``, ``5.0``, ``1e3``
+  and ``0x10`` are refused, like in JSON). Magnitudes beyond 2**53-1 fail with ``.range``,
+  the RFC-0002 §4.1 wire limit; declared ``min``/``max`` are left to the validator.
+- ``number``: JSON number syntax only (no ``+1``, ``1.``, ``.5``, ``inf``, ``nan``); a value
+  that overflows a double (``1e999``) fails with ``.range``.
+- ``boolean``: ``true`` or ``false`` (the parser insists on the ``--x=true`` form).
+- ``null`` kind: the literal ``null``.
+- ``array`` and ``object``: exactly one strict JSON document (no NaN, no lone surrogates).
+- For every non-string kind the literal ``null`` becomes JSON null, which the validator then
+  refuses with ``invalid_params.type``, exactly as the daemon would.
+
+Malformed values raise ``invalid_params.type`` (``.range`` for the limits above) with
+``data.param`` naming the param, the same shape the validator uses.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from venom_proto._core._stdjson import std_loads
+from venom_proto._core.errors import VenomError
+
+__all__ = ("MAX_SAFE_INTEGER", "convert_value")
+
+#: RFC-0002 §4.1 / RFC-0004 §3: integers must survive every JSON parser exactly.
+MAX_SAFE_INTEGER = 2**53 - 1
+
+_INTEGER = re.compile(r"-?[0-9]+\Z")
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\Z")
+_SHOWN = 40
+
+
+def _show(text: str) -> str:
+    shown = text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+    return repr(shown)
+
+
+def _fail(reason: str, flag: str, param: str, problem: str) -> VenomError:
+    return VenomError(f"invalid_params.{reason}", f"{flag}: {problem}", {"param": param})
+
+
+def _integer(text: str, flag: str, param: str) -> int:
+    if not _INTEGER.match(text):
+        raise _fail("type", flag, param, f"expected an integer (decimal digits), got {_show(text)}")
+    digits = text.lstrip("-").lstrip("0")
+    # Check the length first: int() refuses very long digit strings with its own ValueError.
+    if len(digits) > len(str(MAX_SAFE_INTEGER)) or int(digits or "0") > MAX_SAFE_INTEGER:
+        raise _fail("range", flag, param, f"integer {_show(text)} is beyond ±{MAX_SAFE_INTEGER}")
+    return int(text)
+
+
+def _number(text: str, flag: str, param: str) -> int | float:
+    match = _NUMBER.match(text)
+    if match is None:
+        raise _fail("type", flag, param, f"expected a JSON number, got {_show(text)}")
+    if match.group(1) is None and match.group(2) is None:
+        digits = text.lstrip("-")
+        if len(digits) <= len(str(MAX_SAFE_INTEGER)) and int(digits) <= MAX_SAFE_INTEGER:
+            return int(text)
+    value = float(text)
+    if not math.isfinite(value):
+        raise _fail("range", flag, param, f"number {_show(text)} is not a finite double")
+    return value
+
+
+def _json_document(text: str, flag: str, param: str) -> Any:
+    try:
+        return std_loads(text.encode("utf-8"))
+    except ValueError as exc:
+        raise _fail("type", flag, param, f"expected one JSON value: {exc}") from None
+
+
+def convert_value(desc: Mapping[str, Any], text: str, *, flag: str, param: str) -> Any:
+    """Turn one option value into the JSON value sent as ``params[param]``."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # argv bytes that are not UTF-8 arrive as surrogate escapes; JSON cannot carry them.
+        raise _fail("type", flag, param, "value is not valid UTF-8") from None
+    kind = desc.get("kind")
+    if kind == "string":
+        return text
+    if kind in ("array", "object"):
+        return _json_document(text, flag, param)
+    if text == "null":
+        return None
+    if kind == "boolean":
+        if text in ("true", "false"):
+            return text == "true"
+        raise _fail("type", flag, param, f"expected true or false, got {_show(text)}")
+    if kind == "integer":
+        return _integer(text, flag, param)
+    if kind == "number":
+        return _number(text, flag, param)
+    raise _fail("type", flag, param, f"expected null, got {_show(text)}")

@@ -1,0 +1,229 @@
+"""The generated CLI as a real process against real daemons over Unix sockets.
+
+Uses venom_proto's demo daemon (``echo``) and a small streaming daemon on the real server
+(``count``, ``tail``) to check stdout/exit codes, Ctrl-C cancellation, a closed stdout pipe and
+the import weight of a verb call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_cli_kit import write_model
+
+WAIT = 10.0
+RFC_NOT_RUNNING = (
+    b'{"error":{"code":"unavailable.not_running","message":"no daemon at /nonexistent/x.sock",'
+    b'"data":{"socket":"/nonexistent/x.sock"}}}\n'
+)
+
+CLI_SCRIPT = """\
+import sys
+from venom_gen.cli import main
+sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
+"""
+
+#: The real server with two streaming verbs; ``tail`` logs how it ended to argv[2].
+STREAM_DAEMON = """\
+import sys
+import anyio
+from venom_proto._server import Server, Verb
+
+async def count(call, params):
+    for i in range(params["n"]):
+        await call.emit({"i": i})
+    return {"total": params["n"]}
+
+async def tail(call, params):
+    await call.emit({"line": "a"})
+    try:
+        await anyio.sleep(30)
+    finally:
+        with open(sys.argv[2], "a") as log:
+            log.write("cancelled\\n" if call.cancelled else "ended\\n")
+    return {}
+
+Server("venom-echo", "0.1.0", {"count": Verb(count, streams=True),
+                               "tail": Verb(tail, streams=True)}).serve_forever(sys.argv[1])
+"""
+
+#: Top-level modules that must stay off the path of a verb call.
+HEAVY = ("pydantic", "pydantic_core", "typer", "click", "mcp", "anyio", "asyncio", "orjson")
+
+
+class Daemon:
+    """A daemon subprocess listening on a short socket path."""
+
+    def __init__(self, argv: list[str], socket_path: str) -> None:
+        self.socket = socket_path
+        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + WAIT
+        while not os.path.exists(socket_path):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                err = self.proc.stderr.read() if self.proc.stderr else b""
+                self.stop()
+                raise AssertionError(f"daemon did not start: {err!r}")
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=WAIT)
+        if self.proc.stderr:
+            self.proc.stderr.close()
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A private directory with a path short enough for ``sun_path``."""
+    path = tempfile.mkdtemp(prefix="vcli", dir="/tmp")
+    yield Path(path)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def cli(short_dir: Path) -> list[str]:
+    """argv prefix running the generated CLI for the fixture model."""
+    script = short_dir / "cli.py"
+    script.write_text(CLI_SCRIPT, encoding="utf-8")
+    return [sys.executable, str(script), str(write_model(short_dir))]
+
+
+@pytest.fixture
+def demo(short_dir: Path) -> Iterator[Daemon]:
+    """venom_proto's demo daemon (verb ``echo``)."""
+    sock = str(short_dir / "demo.sock")
+    daemon = Daemon([sys.executable, "-m", "venom_proto.demo", "--socket", sock], sock)
+    yield daemon
+    daemon.stop()
+
+
+@pytest.fixture
+def streamer(short_dir: Path) -> Iterator[Daemon]:
+    """A daemon with streaming verbs ``count`` and ``tail``."""
+    script = short_dir / "daemon.py"
+    script.write_text(STREAM_DAEMON, encoding="utf-8")
+    sock = str(short_dir / "s.sock")
+    daemon = Daemon([sys.executable, str(script), sock, str(short_dir / "tail.log")], sock)
+    yield daemon
+    daemon.stop()
+
+
+def _env(socket_path: str) -> dict[str, str]:
+    return {**os.environ, "VENOM_ECHO_SOCKET": socket_path}
+
+
+def _run(argv: list[str], socket_path: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(argv, env=_env(socket_path), capture_output=True, timeout=WAIT)
+
+
+def test_cli_process_echo(cli: list[str], demo: Daemon) -> None:
+    """RFC-0004 §1: `venom-echo echo --text hi` prints {"text":"hi"} and exits 0."""
+    res = _run([*cli, "echo", "--text", "hi"], demo.socket)
+    assert (res.returncode, res.stdout, res.stderr) == (0, b'{"text":"hi"}\n', b"")
+    res = _run([*cli, "echo", "--json", "--text", "caf\u00e9"], demo.socket)
+    assert (res.returncode, res.stdout) == (0, '{"text":"caf\u00e9"}\n'.encode())
+
+
+def test_cli_process_missing_param(cli: list[str], demo: Daemon) -> None:
+    """RFC-0004 §1 / RFC-0002 §1: `echo --json` prints the missing-param wrapper, exit 2."""
+    res = _run([*cli, "echo", "--json"], demo.socket)
+    assert res.returncode == 2
+    assert res.stdout == (
+        b'{"error":{"code":"invalid_params.missing","message":"missing required param \'text\'",'
+        b'"data":{"param":"text"}}}\n'
+    )
+
+
+def test_cli_process_not_running(cli: list[str]) -> None:
+    """RFC-0002 §7.3: no daemon at the socket -> the exact not_running wrapper, exit 6."""
+    res = _run([*cli, "ping", "--json"], "/nonexistent/x.sock")
+    assert (res.returncode, res.stdout, res.stderr) == (6, RFC_NOT_RUNNING, b"")
+
+
+def test_cli_process_stream(cli: list[str], streamer: Daemon) -> None:
+    """RFC-0002 §7.3: stream items as NDJSON lines; the final ok is not printed."""
+    res = _run([*cli, "count", "--n", "3", "--json"], streamer.socket)
+    assert (res.returncode, res.stderr) == (0, b"")
+    assert res.stdout == b'{"i":0}\n{"i":1}\n{"i":2}\n'
+
+
+def test_cli_process_ctrl_c_cancels(cli: list[str], streamer: Daemon, short_dir: Path) -> None:
+    """RFC-0002 §4.4, §7.2: SIGINT cancels the call upstream, prints `cancelled`, exits 8."""
+    proc = subprocess.Popen(
+        [*cli, "tail"], env=_env(streamer.socket), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == b'{"line":"a"}\n'
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=WAIT)
+    assert (proc.returncode, out, err) == (8, b"", b"venom-echo: cancelled by Ctrl-C\n")
+    log = short_dir / "tail.log"
+    deadline = time.monotonic() + WAIT
+    while not log.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert log.read_text(encoding="utf-8") == "cancelled\n"
+
+
+def test_cli_process_broken_pipe(cli: list[str], streamer: Daemon) -> None:
+    """`venom-echo count ... | head -1`: the CLI exits quietly (141) without a traceback."""
+    proc = subprocess.Popen(
+        [*cli, "count", "--n", "100000"],
+        env=_env(streamer.socket),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    assert proc.stdout.readline() == b'{"i":0}\n'
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=WAIT) == 141
+    assert err == b""
+
+
+PROBE = """\
+import json, sys
+from venom_gen.cli import main
+code = main(sys.argv[1], argv=["echo", "--text", "hi"])
+mods = sorted(m for m in sys.modules)
+print(json.dumps({"code": code, "modules": mods}), file=sys.stderr)
+"""
+
+
+def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
+    """A verb call imports no pydantic, typer, mcp, anyio, asyncio, orjson, ZON or generators."""
+    probe = short_dir / "probe.py"
+    probe.write_text(PROBE, encoding="utf-8")
+    res = _run([sys.executable, str(probe), str(write_model(short_dir))], demo.socket)
+    report = json.loads(res.stderr.decode().strip().splitlines()[-1])
+    assert report["code"] == 0
+    assert res.stdout == b'{"text":"hi"}\n'
+    modules: list[str] = report["modules"]
+    top = {m.split(".")[0] for m in modules}
+    assert sorted(top.intersection(HEAVY)) == []
+    assert [m for m in modules if m.startswith("venom_schema.zon")] == []
+    ours = [m for m in modules if m.startswith("venom_gen.") and not m.startswith("venom_gen.cli")]
+    assert ours == []
+    assert "venom_gen.cli._help" not in modules  # help text is built only for --help
