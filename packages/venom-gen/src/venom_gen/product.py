@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ("Product", "product_main")
 
+
 def _no_frames(app: App) -> Iterable[FrameHandler]:
     return ()
 
@@ -66,7 +67,12 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run(product, _socket_flag(rest), os.environ)
 
-    local: dict[str, LocalVerb] = {"serve": serve}
+    def doctor(rest: list[str]) -> int:
+        from venom_gen.daemon.doctor_cli import run_doctor
+
+        return run_doctor(product, rest, os.environ)
+
+    local: dict[str, LocalVerb] = {"serve": serve, "doctor": doctor}
     for name, fn in product.local.items():
         local[name] = lambda rest, fn=fn: fn(product, rest)  # type: ignore[misc]
     return main(product.model_path, argv=argv, local=local, version=product.version)

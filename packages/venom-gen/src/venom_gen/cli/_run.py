@@ -112,13 +112,13 @@ def _run(
         return out.error(exc, hint=hint)
     name = str(verb["name"])
     try:
-        if verb.get("dispatch") == "local":
-            handler = local.get(name)
-            if handler is None:
-                raise VenomError(
-                    "unsupported.verb", f"'{name}' is not available in this build", {"verb": name}
-                )
+        handler = local.get(name)
+        if handler is not None:  # a local verb, or a client-side override such as doctor
             return handler(list(invocation.rest))
+        if verb.get("dispatch") == "local":
+            raise VenomError(
+                "unsupported.verb", f"'{name}' is not available in this build", {"verb": name}
+            )
         socket_path = _socket_path(tree.tool, invocation.socket, environ)
         return call_daemon(
             connect,
@@ -147,7 +147,9 @@ def main(
     """Run the generated CLI for the product whose normalized model is at ``model_path``.
 
     ``argv`` defaults to ``sys.argv[1:]``; ``local`` supplies the in-process verbs (``serve``,
-    ``mcp``), each called with argv minus the command tokens; ``version`` is sent in hello.
+    ``mcp``) and client-side overrides of daemon verbs (``doctor`` runs its checks here so it
+    can report a daemon that is down), each called, after validation, with argv minus the
+    command tokens; ``version`` is sent in hello.
     ``connect``, ``environ``, ``stdout`` and ``stderr`` exist for tests and embedding. Returns
     the exit status (RFC-0002 §7.2); never raises for bad input, Ctrl-C or a closed stdout.
     """

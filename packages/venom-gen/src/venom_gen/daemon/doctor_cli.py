@@ -1,0 +1,67 @@
+"""``<tool> doctor`` on the CLI side: the checks run here, so a daemon that is down is reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from venom_proto import VenomError
+
+from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
+
+if TYPE_CHECKING:
+    from venom_gen.product import Product
+
+__all__ = ("run_doctor",)
+
+
+def _flag(rest: list[str], name: str) -> str | None:
+    for i, arg in enumerate(rest):
+        if arg == name and i + 1 < len(rest):
+            return rest[i + 1]
+        if arg.startswith(name + "="):
+            return arg.partition("=")[2]
+    return None
+
+
+def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = os.environ) -> int:
+    """Check the runtime dir, socket, lock, daemon and schema digest; print the report."""
+    from venom_proto._server.paths import resolve_socket_path
+    from venom_proto.sync_client import SyncClient
+    from venom_schema.grants import client_auth
+    from venom_schema.model_cache import read_cache_info
+
+    tool = product.tool
+    checks: list[Check] = []
+    try:
+        path = resolve_socket_path(tool, _flag(rest, "--socket"), environ)
+    except VenomError as err:
+        checks.append({"name": "socket_path", "status": "fail", "message": err.message,
+                       "hint": "pass --socket with a valid path"})  # fmt: skip
+        path = None
+    digest = read_cache_info(product.model_path).get("digest")
+    if path is not None:
+        checks += filesystem_checks(tool, path)
+
+        def hello() -> Mapping[str, Any]:
+            with SyncClient(
+                path,
+                client_name=tool,
+                client_version=product.version,
+                auth=client_auth(path),
+                timeout=5.0,
+            ) as client:
+                return client.hello_result
+
+        checks += reachability_checks(tool, digest, hello)
+    report = doctor_report(checks)
+    sys.stdout.write(json.dumps(report, separators=(",", ":"), ensure_ascii=False) + "\n")
+    if "--json" not in rest:
+        for check in checks:
+            if check["status"] != "ok":
+                hint = f" ({check['hint']})" if "hint" in check else ""
+                sys.stderr.write(f"{tool} doctor: {check['name']}: {check['message']}{hint}\n")
+    return int(report["exit"])
