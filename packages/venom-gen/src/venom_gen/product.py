@@ -14,9 +14,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
-    from venom_proto._server import FrameHandler, Handler
-
     from venom_gen.daemon.app import App
+    from venom_proto._server import FrameHandler, Handler
 
     LocalVerb = Callable[[list[str]], int]
 

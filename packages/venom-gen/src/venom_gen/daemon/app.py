@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
+
 from venom_proto import VenomError
 from venom_proto._server import Call, ConnectionInfo, Handler, Server
 from venom_proto._server.paths import resolve_socket_path

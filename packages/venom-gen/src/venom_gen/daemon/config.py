@@ -1,4 +1,4 @@
-"""The configuration store behind ``config.get|set|check|reload|schema`` (rfcs/0001-shared-verbs.md).
+"""The configuration store behind the ``config.*`` verbs (rfcs/0001-shared-verbs.md).
 
 The file is TOML at ``$XDG_CONFIG_HOME/<tool>/config.toml`` (``~/.config`` when unset), checked
 against the product's configuration descriptor (a format-1 object descriptor). Writes go to a
