@@ -1,0 +1,273 @@
+"""Requests of one connection (RFC-0002 4.3-4.6, 6.4): hello order, core verbs, calls, cancel.
+
+Transport-neutral: replies leave through `DispatchHost.send` as NDJSON lines, so the same
+dispatcher serves NDJSON connections and binary ``CONTROL`` frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+from venom_proto._core.connection import ServerConnectionState
+from venom_proto._core.errors import ProtocolViolation, VenomError
+from venom_proto._core.hello import IMPLICIT_HELLO, HelloOutcome
+from venom_proto._core.ids import is_valid_id
+from venom_proto._core.messages import Request, encode_error, encode_item, encode_ok, parse_request
+
+from .api import Call, ConnectionInfo
+from .config import ServerConfig
+
+__all__ = ("DispatchHost", "Dispatcher")
+
+log = logging.getLogger("venom_proto.server")
+
+_BY_CLIENT = "cancelled by client"
+# Results of these types are never awaitable; skipping inspect.isawaitable saves ~1 µs per call.
+_PLAIN = frozenset({dict, list, str, int, float, bool, type(None)})
+
+
+class DispatchHost(Protocol):
+    """The connection side of a `Dispatcher`."""
+
+    def send(self, line: bytes) -> None:
+        """Queue one NDJSON message (with its ``\\n``) for the peer."""
+
+    def close(self) -> None:
+        """Flush queued output, then close the connection."""
+
+    async def wait_writable(self) -> None:
+        """Return once the peer has read enough; yields to other tasks at least once."""
+
+    def inflight_changed(self, count: int) -> None:
+        """The number of running async calls changed (for input backpressure)."""
+
+    def hello_done(self, outcome: HelloOutcome) -> None:
+        """Hello (explicit or implicit) settled the connection's limits."""
+
+
+def _error(code: str, message: str, **data: Any) -> VenomError:
+    return VenomError(code, message, data or None)
+
+
+class Dispatcher:
+    """Runs the requests of one connection and tracks the ones still in flight."""
+
+    __slots__ = ("_calls", "_config", "_host", "_state", "info")
+
+    def __init__(
+        self,
+        config: ServerConfig,
+        info: ConnectionInfo,
+        host: DispatchHost,
+        state: ServerConnectionState,
+    ) -> None:
+        self._config = config
+        self._host = host
+        self._state = state
+        self.info = info
+        self._calls: dict[int | str, tuple[Call, asyncio.Task[None]]] = {}
+
+    @property
+    def inflight(self) -> int:
+        """Async calls still running."""
+        return len(self._calls)
+
+    # -- input ---------------------------------------------------------------------------
+
+    def handle_line(self, line: bytes) -> None:
+        """Handle one request line; malformed ones get the 4.6 reply."""
+        try:
+            request = parse_request(line)
+        except ProtocolViolation as exc:
+            self._host.send(encode_error(exc.id, exc))
+            if exc.close:
+                self._host.close()
+            return
+        self.handle_request(request)
+
+    def handle_request(self, req: Request) -> None:
+        """Admit one parsed request through the core's state (hello order, ids), then run it."""
+        rid, verb = req.id, req.verb
+        try:
+            outcome = self._state.receive_request(req)
+        except VenomError as exc:
+            self._reply_error(rid, exc)
+            if isinstance(exc, ProtocolViolation) and exc.close:
+                self._host.close()
+            return
+        if outcome is not None:  # it was hello
+            self._host.send(encode_ok(rid, outcome.result))
+            self.apply_hello(outcome)
+            return
+        if self.info.proto is None:  # the first request settled an implicit hello
+            self.apply_hello(self._state.hello or IMPLICIT_HELLO)
+        if verb == "ping":
+            self._host.send(encode_ok(rid, {}))
+        elif verb == "cancel":
+            self._cancel(rid, req.params)
+        else:
+            self._call(req)
+        if rid not in self._calls:  # answered inline; an async call finishes in _finish
+            self._state.finish(rid)
+
+    def apply_hello(self, outcome: HelloOutcome) -> None:
+        """Record a hello outcome on the connection."""
+        info = self.info
+        info.proto, info.caps, info.max_frame = outcome.proto, outcome.caps, outcome.max_frame
+        info.hello = outcome.params
+        self._host.hello_done(outcome)
+
+    # -- cancel (4.4) ----------------------------------------------------------------------
+
+    def _cancel(self, rid: int | str, params: dict[str, Any]) -> None:
+        if "cancel" not in self.info.caps:
+            err = _error(
+                "unsupported.capability", "cancel needs capability 'cancel'", capability="cancel"
+            )
+            self._reply_error(rid, err)
+            return
+        if "id" not in params:
+            self._reply_error(
+                rid, _error("invalid_params.missing", "missing param 'id'", param="id")
+            )
+            return
+        target = params["id"]
+        if not is_valid_id(target):
+            err = _error("invalid_params.type", "id must be an integer or string", param="id")
+            self._reply_error(rid, err)
+            return
+        if target not in self._calls:
+            err = _error("not_found.request", f"no request {target!r} in flight", id=target)
+            self._reply_error(rid, err)
+            return
+        # The target's final error goes out before cancel's own null, as in 4.4.
+        self._end(target, VenomError("cancelled", _BY_CLIENT))
+        self._host.send(encode_ok(rid, None))
+
+    def _end(self, rid: int | str, err: VenomError | None) -> None:
+        """Finish a running call now: send ``err`` (unless None), cancel its task."""
+        call, task = self._calls.pop(rid)
+        self._state.finish(rid)
+        call.cancelled = True
+        if err is not None:
+            self._host.send(encode_error(rid, err))
+        task.cancel()
+        self._host.inflight_changed(len(self._calls))
+
+    def cancel_all(self, message: str | None) -> None:
+        """End every running call: with a ``cancelled`` error, or silently when ``None``."""
+        err = None if message is None else VenomError("cancelled", message)
+        for rid in list(self._calls):
+            self._end(rid, err)
+
+    # -- tool verbs ------------------------------------------------------------------------
+
+    def _call(self, req: Request) -> None:
+        cfg, rid = self._config, req.id
+        verb = cfg.verbs.get(req.verb)
+        if verb is None:
+            self._reply_error(
+                rid, _error("unsupported.verb", f"unknown verb {req.verb!r}", verb=req.verb)
+            )
+            return
+        if verb.capability is not None and verb.capability not in self.info.caps:
+            err = _error(
+                "unsupported.capability",
+                f"verb {req.verb!r} needs capability {verb.capability!r}",
+                verb=req.verb,
+                capability=verb.capability,
+            )
+            self._reply_error(rid, err)
+            return
+        call = Call(rid, req.verb, self.info, self, streams=verb.streams)
+        try:
+            if cfg.on_call is not None:
+                cfg.on_call(call, req.params)
+            result = verb.handler(call, req.params)
+        except VenomError as exc:
+            self._reply_error(rid, exc)
+            return
+        except Exception:
+            self._reply_error(rid, self._internal(call))
+            return
+        if verb.is_async or (type(result) not in _PLAIN and inspect.isawaitable(result)):
+            self._start(call, result)
+        else:
+            self._reply_ok(call, result)
+
+    def _start(self, call: Call, awaitable: Awaitable[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(call, awaitable))
+        self._calls[call.id] = (call, task)
+        self._host.inflight_changed(len(self._calls))
+
+    async def _run(self, call: Call, awaitable: Awaitable[Any]) -> None:
+        try:
+            result = await awaitable
+        except asyncio.CancelledError:
+            # Whoever cancelled the task has answered already, or the peer is gone.
+            self._finish(call)
+        except VenomError as exc:
+            if self._finish(call):
+                self._reply_error(call.id, exc)
+        except Exception:
+            if self._finish(call):
+                self._reply_error(call.id, self._internal(call))
+        else:
+            if self._finish(call):
+                self._reply_ok(call, result)
+        finally:
+            # After the reply, so a half-closed connection closes only once it is sent.
+            self._host.inflight_changed(len(self._calls))
+
+    def _finish(self, call: Call) -> bool:
+        """Take a completed call out of the table; False if it was already ended."""
+        entry = self._calls.get(call.id)
+        if entry is None or entry[0] is not call:
+            return False
+        del self._calls[call.id]
+        self._state.finish(call.id)
+        return True
+
+    async def emit_item(self, call: Call, item: Any) -> None:
+        """`Call.emit`: queue one item, then wait while the peer is slow."""
+        if call.cancelled:
+            raise asyncio.CancelledError
+        line = encode_item(call.id, item)
+        if len(line) > self.info.max_frame:
+            raise _error(
+                "internal.too_large", "item larger than max_frame", max_frame=self.info.max_frame
+            )
+        self._host.send(line)
+        await self._host.wait_writable()
+
+    # -- replies ---------------------------------------------------------------------------
+
+    def _reply_ok(self, call: Call, result: Any) -> None:
+        try:
+            line = encode_ok(call.id, result)
+        except TypeError:
+            self._reply_error(call.id, self._internal(call))
+            return
+        if len(line) > self.info.max_frame:
+            err = _error(
+                "internal.too_large", "result larger than max_frame", max_frame=self.info.max_frame
+            )
+            line = encode_error(call.id, err)
+        self._host.send(line)
+
+    def _reply_error(self, rid: int | str | None, err: VenomError) -> None:
+        try:
+            line = encode_error(rid, err)
+        except TypeError:  # unserialisable data from a handler: keep code and message
+            line = encode_error(rid, VenomError(err.code, err.message))
+        self._host.send(line)
+
+    def _internal(self, call: Call) -> VenomError:
+        log.exception("verb %r (request %r) raised", call.verb, call.id)
+        return VenomError(
+            "internal", f"internal error in verb {call.verb!r}; details are in the daemon's log"
+        )

@@ -1,0 +1,129 @@
+"""Socket location and runtime-directory checks (RFC-0002 2.1-2.4), shared by daemon and clients."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import sys
+from collections.abc import Mapping
+
+from venom_proto._core.errors import VenomError
+
+__all__ = (
+    "SUN_PATH_LIMIT",
+    "check_path_length",
+    "default_runtime_dir",
+    "ensure_runtime_dir",
+    "env_var_for",
+    "lock_path",
+    "resolve_socket_path",
+    "validate_tool_name",
+    "verify_runtime_dir",
+)
+
+_TOOL_NAME = re.compile(r"[a-z][a-z0-9-]{0,31}\Z")
+
+#: Usable bytes of ``sockaddr_un.sun_path`` without the NUL: 108 - 1 on Linux, 104 - 1 on BSDs.
+SUN_PATH_LIMIT = 107 if sys.platform.startswith("linux") else 103
+
+
+def validate_tool_name(tool: str) -> str:
+    """Return ``tool`` if it matches ``^[a-z][a-z0-9-]{0,31}$`` (2.1), else raise ``ValueError``."""
+    if not _TOOL_NAME.match(tool):
+        raise ValueError(f"invalid tool name {tool!r}: must match ^[a-z][a-z0-9-]{{0,31}}$")
+    return tool
+
+
+def env_var_for(tool: str) -> str:
+    """The socket override variable for ``tool``: ``venom-echo`` -> ``VENOM_ECHO_SOCKET``."""
+    return validate_tool_name(tool).upper().replace("-", "_") + "_SOCKET"
+
+
+def default_runtime_dir(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_RUNTIME_DIR/venom``, or ``${TMPDIR:-/tmp}/venom-<uid>`` when it is unset or empty."""
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_RUNTIME_DIR", "")
+    if xdg:
+        return os.path.join(xdg, "venom")
+    tmp = env.get("TMPDIR", "") or "/tmp"
+    return os.path.join(tmp, f"venom-{os.getuid()}")
+
+
+def resolve_socket_path(
+    tool: str, flag: str | None = None, environ: Mapping[str, str] | None = None
+) -> str:
+    """The socket path by the 2.3 order: ``--socket`` flag, ``<TOOL>_SOCKET``, default path.
+
+    Empty values count as unset. The result is not length-checked; see `check_path_length`.
+    """
+    env = os.environ if environ is None else environ
+    if flag:
+        return flag
+    override = env.get(env_var_for(tool), "")
+    if override:
+        return override
+    return os.path.join(default_runtime_dir(env), f"{tool}.sock")
+
+
+def lock_path(socket_path: str) -> str:
+    """The lock file beside a socket: ``.sock`` replaced by ``.lock``, else ``.lock`` appended."""
+    if socket_path.endswith(".sock"):
+        return socket_path[: -len(".sock")] + ".lock"
+    return socket_path + ".lock"
+
+
+def check_path_length(path: str) -> None:
+    """Raise ``unavailable.path_too_long`` if ``path`` does not fit in ``sun_path`` (2.3)."""
+    if len(os.fsencode(path)) > SUN_PATH_LIMIT:
+        raise VenomError(
+            "unavailable.path_too_long",
+            f"socket path is longer than {SUN_PATH_LIMIT} bytes; choose a shorter --socket",
+            {"socket": path, "limit": SUN_PATH_LIMIT},
+        )
+
+
+def _insecure(path: str, problem: str, message: str) -> VenomError:
+    return VenomError(
+        "denied.insecure_path", f"{path}: {message}", {"path": path, "problem": problem}
+    )
+
+
+def verify_runtime_dir(path: str) -> None:
+    """Check with ``lstat`` that ``path`` is a real directory of ours with mode ``0700`` at most.
+
+    Raises ``denied.insecure_path`` with ``data.problem`` one of ``missing``, ``symlink``,
+    ``not_a_directory``, ``owner`` or ``mode`` (RFC-0002 2.4).
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise _insecure(path, "missing", "runtime directory does not exist") from None
+    if stat.S_ISLNK(st.st_mode):
+        raise _insecure(path, "symlink", "runtime directory is a symlink")
+    if not stat.S_ISDIR(st.st_mode):
+        raise _insecure(path, "not_a_directory", "runtime directory is not a directory")
+    if st.st_uid != os.getuid():
+        raise _insecure(path, "owner", f"runtime directory is owned by uid {st.st_uid}")
+    if st.st_mode & 0o077:
+        mode = stat.S_IMODE(st.st_mode)
+        raise _insecure(path, "mode", f"runtime directory has mode {mode:04o}, expected 0700")
+
+
+def ensure_runtime_dir(path: str) -> None:
+    """Create ``path`` with mode ``0700`` if missing (parents with default modes), then verify it.
+
+    Only the last component gets ``0700``; an existing directory is never re-moded, so a wrong
+    one is reported by `verify_runtime_dir` rather than silently fixed.
+    """
+    parent = os.path.dirname(path.rstrip("/"))
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    else:
+        # The umask can only narrow the mode; chmod makes it exactly 0700 (owner must use it).
+        os.chmod(path, 0o700)
+    verify_runtime_dir(path)
