@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, TypeAlias, Union
+from typing import Final, TypeAlias
 
 __all__ = ("ZON_EMPTY", "ZonChar", "ZonEmpty", "ZonEnum", "ZonValue")
 
@@ -40,15 +40,15 @@ class ZonEmpty:
 #: The one ``.{}`` value.
 ZON_EMPTY: Final = ZonEmpty()
 
-ZonValue: TypeAlias = Union[
-    bool,
-    None,
-    int,
-    float,
-    str,
-    ZonChar,
-    ZonEnum,
-    ZonEmpty,
-    dict[str, "ZonValue"],
-    list["ZonValue"],
-]
+ZonValue: TypeAlias = (
+    bool
+    | int
+    | float
+    | str
+    | ZonChar
+    | ZonEnum
+    | ZonEmpty
+    | dict[str, "ZonValue"]
+    | list["ZonValue"]
+    | None
+)
