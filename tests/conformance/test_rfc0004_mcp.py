@@ -1,0 +1,205 @@
+"""RFC-0004 §5: the MCP mapping, through the official SDK's client over stdio."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import pytest
+from conformance_kit import TIMEOUT, Daemon
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+pytestmark = pytest.mark.anyio
+
+#: RFC-0004 §5, verbatim.
+RFC_ECHO_ENTRY = json.loads(
+    """{
+  "name": "echo",
+  "description": "Return the supplied text",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "text": {"type":"string","description":"Text to return"},
+      "style": {"type":"string","enum":["plain","upper"],"description":"Output casing",
+                "default":"plain"}
+    },
+    "required": ["text"],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": {
+      "result": {
+        "type":"object",
+        "properties":{"text":{"type":"string","description":"Returned text"}},
+        "required":["text"],
+        "additionalProperties":false
+      }
+    },
+    "required":["result"],
+    "additionalProperties":false
+  }
+}"""
+)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@asynccontextmanager
+async def session(d: Daemon, *extra: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(
+        command=d.target.cli[0], args=[*d.target.cli[1:], "mcp", *extra], env=d.env
+    )
+    async with (
+        stdio_client(params) as (read, write),
+        ClientSession(read, write) as s,
+    ):
+        with anyio.fail_after(TIMEOUT):
+            await s.initialize()
+        yield s
+
+
+async def tools(s: ClientSession) -> dict[str, dict[str, Any]]:
+    with anyio.fail_after(TIMEOUT):
+        listed = await s.list_tools()
+    return {t.name: t.model_dump(by_alias=True, exclude_none=True) for t in listed.tools}
+
+
+async def call(s: ClientSession, name: str, args: dict[str, Any]) -> dict[str, Any]:
+    with anyio.fail_after(TIMEOUT):
+        result = await s.call_tool(name, args)
+    return result.model_dump(by_alias=True, exclude_none=True)
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_echo_catalog_entry_is_the_rfcs(daemon: Daemon) -> None:
+    """RFC-0004 §5: the generated catalog entry for echo is exactly the RFC's."""
+    async with session(daemon) as s:
+        entry = (await tools(s))["echo"]
+    entry.pop("annotations", None)
+    entry.pop("title", None)
+    assert entry == RFC_ECHO_ENTRY
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_names_are_encoded_and_local_and_transport_verbs_hidden(daemon: Daemon) -> None:
+    """RFC-0004 §5/§7: `.` -> `_d`, `_` -> `__`; serve, mcp, hello, cancel are not tools."""
+    async with session(daemon) as s:
+        names = set(await tools(s))
+    assert {"echo_drepeat", "config_dget", "skill_dinstall", "ping", "events"} <= names
+    assert not names & {"serve", "mcp", "hello", "cancel", "echo.repeat"}
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_successful_call_has_structured_and_text_wrapper(daemon: Daemon) -> None:
+    """RFC-0004 §5: {"result": ok} as structuredContent and as one compact text block."""
+    async with session(daemon) as s:
+        out = await call(s, "echo", {"text": "hi"})
+    assert out["isError"] is False
+    assert out["structuredContent"] == {"result": {"text": "hi"}}
+    assert out["content"] == [{"type": "text", "text": '{"result":{"text":"hi"}}'}]
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_adapter_inserts_defaults(daemon: Daemon) -> None:
+    """RFC-0004 §5: the adapter inserts defaults itself (echo.types)."""
+    async with session(daemon) as s:
+        out = await call(s, "echo_dtypes", {})
+    assert out["structuredContent"]["result"] == {
+        "count": 1, "ratio": 0.5, "flag": False, "tags": None, "nested": None, "mode": None
+    }  # fmt: skip
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_failure_is_error_result_with_code_and_data_verbatim(daemon: Daemon) -> None:
+    """RFC-0004 §5: failures return isError with the {"error":...} text, no structuredContent."""
+    async with session(daemon) as s:
+        missing = await call(s, "echo", {})
+        failed = await call(s, "echo_dfail", {"code": "conflict.echo_busy"})
+    for out in (missing, failed):
+        assert out["isError"] is True
+        assert "structuredContent" not in out
+    assert json.loads(missing["content"][0]["text"]) == {
+        "error": {
+            "code": "invalid_params.missing",
+            "message": "missing required param 'text'",
+            "data": {"param": "text"},
+        }
+    }
+    err = json.loads(failed["content"][0]["text"])["error"]
+    assert err["code"] == "conflict.echo_busy"
+    assert err["data"] == {"retry_after_ms": 100}
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_unknown_tool_is_json_rpc_invalid_params(daemon: Daemon) -> None:
+    """RFC-0004 §5: an unknown tool is JSON-RPC error -32602."""
+    async with session(daemon) as s:
+        with pytest.raises(MCPError) as info:
+            await call(s, "no_such_tool", {})
+    assert info.value.error.code == -32602
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_streaming_call_is_buffered_into_items_and_result(daemon: Daemon) -> None:
+    """RFC-0004 §5: streaming output is {"items": [...], "result": ok}."""
+    async with session(daemon) as s:
+        out = await call(s, "echo_drepeat", {"text": "a", "count": 2})
+    assert out["structuredContent"] == {
+        "items": [{"index": 0, "text": "a"}, {"index": 1, "text": "a"}],
+        "result": {"count": 2},
+    }
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_stream_over_1024_items_is_stream_limit_not_truncated(daemon: Daemon) -> None:
+    """RFC-0004 §5: crossing 1024 items returns unsupported.stream_limit, never a truncation."""
+    async with session(daemon) as s:
+        out = await call(s, "echo_drepeat", {"text": "a", "count": 1025})
+        listed = await tools(s)
+    assert out["isError"] is True
+    assert "structuredContent" not in out
+    assert json.loads(out["content"][0]["text"])["error"]["code"] == "unsupported.stream_limit"
+    description = listed["echo_drepeat"]["description"]
+    assert "1024" in description
+    assert "MiB" in description
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_stream_over_one_mib_is_stream_limit(daemon: Daemon) -> None:
+    """RFC-0004 §5: crossing 1 MiB of compact item JSON is unsupported.stream_limit."""
+    async with session(daemon) as s:
+        out = await call(s, "echo_drepeat", {"text": "x" * 2000, "count": 600})
+    assert out["isError"] is True
+    assert json.loads(out["content"][0]["text"])["error"]["code"] == "unsupported.stream_limit"
+
+
+@pytest.mark.rfc("RFC-0004 §2")
+async def test_max_grant_read_hides_and_refuses_write_tools(daemon: Daemon) -> None:
+    """RFC-0004 §2 / rfcs 0005: --max-grant read leaves write tools out and refuses them."""
+    async with session(daemon, "--max-grant", "read") as s:
+        names = set(await tools(s))
+        out = await call(s, "config_dset", {"key": "log_level", "value": "debug"})
+    assert "config_dset" not in names
+    assert "echo" in names
+    assert out["isError"] is True
+    assert json.loads(out["content"][0]["text"])["error"]["code"] == "denied.grant"
+
+
+@pytest.mark.rfc("RFC-0004 §5")
+async def test_daemon_not_running_is_unavailable_and_adapter_stays_up(fresh: Daemon) -> None:
+    """RFC-0004 §5: with no daemon, calls fail with unavailable.not_running; then recover."""
+    async with session(fresh) as s:
+        out = await call(s, "ping", {})
+        assert json.loads(out["content"][0]["text"])["error"]["code"] == "unavailable.not_running"
+        fresh.start()
+        again = await call(s, "ping", {})
+    assert again["structuredContent"] == {"result": {}}
