@@ -104,6 +104,16 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "bench", *session.posargs, env={"PYTHONPATH": os.getcwd()})
 
 
+@nox.session(python=PYTHON)
+def generate(session: nox.Session) -> None:
+    """Regenerate venom-echo's committed artifacts and model cache (`-- --check` only verifies)."""
+    sync(session, "--all-packages")
+    session.run(
+        "venom-gen", "all", "packages/venom-echo/src/venom_echo/verbs.zon",
+        "--out", "packages/venom-echo/src/venom_echo/generated", *session.posargs,
+    )  # fmt: skip
+
+
 @nox.session(name="zon-oracle", python=PYTHON)
 def zon_oracle(session: nox.Session) -> None:
     """Compare the ZON reader with the real Zig compiler on a corpus plus generated inputs."""
