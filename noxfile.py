@@ -112,6 +112,10 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "all", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/generated", *session.posargs,
     )  # fmt: skip
+    session.run(
+        "venom-gen", "client", "packages/venom-echo/src/venom_echo/verbs.zon",
+        "--out", "packages/venom-echo/src/venom_echo/client.py", *session.posargs,
+    )  # fmt: skip
 
 
 @nox.session(name="zon-oracle", python=PYTHON)

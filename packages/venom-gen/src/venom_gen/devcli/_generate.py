@@ -10,7 +10,16 @@ import typer
 
 from venom_gen.devcli import artifacts
 from venom_gen.devcli._files import find_extras
-from venom_gen.devcli._output import CheckOpt, ManifestArg, OutOpt, PythonOpt, emit, say, sync
+from venom_gen.devcli._output import (
+    CheckOpt,
+    ManifestArg,
+    OutOpt,
+    PythonOpt,
+    emit,
+    say,
+    sync,
+    write_stdout,
+)
 from venom_gen.devcli._source import DevCliError, load, model_cache_text
 from venom_schema.grants import GRANTS
 from venom_schema.model_cache import default_cache_path
@@ -138,3 +147,30 @@ def all_(
     else:
         say("venom-gen: no model cache for a --python declaration (it is keyed on verbs.zon)")
     sync(files, check=check, extras=extras, prune=prune)
+
+
+def client(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            dir_okay=False,
+            help="Write the module to FILE instead of stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    check: CheckOpt = False,
+) -> None:
+    """A typed Python client module (TypedDicts, sync and async classes) over venom-proto."""
+    from venom_gen.client_gen import render_client
+
+    text = render_client(load(manifest, python).model)
+    if out is None:
+        if check:
+            raise DevCliError("--check needs --out FILE", exit_code=2)
+        write_stdout(text)
+        return
+    sync({out: text}, check=check)

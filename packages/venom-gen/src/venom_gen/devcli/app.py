@@ -89,6 +89,7 @@ app.command()(guarded(_generate.man))
 app.command()(guarded(_generate.completions))
 app.command()(guarded(_generate.skill))
 app.command()(guarded(_generate.model))
+app.command()(guarded(_generate.client))
 app.command("all")(guarded(_generate.all_))
 
 

@@ -1,0 +1,96 @@
+"""Python names for wire names: methods, keyword arguments, classes and generated types.
+
+Methods are the wire name with each ``.`` replaced by ``_`` (``echo.repeat`` ->
+``echo_repeat``), which reads naturally but is not injective (``a.b`` and ``a_b`` meet). Rather
+than an ugly reversible escape, the generator refuses such a manifest with a `GenerationError`
+naming both verbs. A name that is a Python keyword or a member of the client classes (``close``,
+``connect``...) gets a trailing ``_``. Types are CamelCase paths (``EchoTypesParamsNested``);
+every generated module-level name is checked for uniqueness the same way.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+
+from venom_gen._model import GenerationError
+
+__all__ = (
+    "CLIENT_MEMBERS",
+    "RUNTIME_NAMES",
+    "GenerationError",
+    "NameTable",
+    "arg_name",
+    "camel",
+    "client_class",
+    "method_name",
+)
+
+#: Members of the generated client classes that a verb method must not shadow.
+CLIENT_MEMBERS = frozenset(
+    {"aclose", "close", "connect", "hello_result", "raw", "schema_digest", "tool"}
+)
+#: Module-level names of the generated runtime part.
+RUNTIME_NAMES = frozenset(
+    {
+        "ABSENT",
+        "Absent",
+        "AsyncStream",
+        "CLIENT_NAME",
+        "ItemT",
+        "ResultT",
+        "SCHEMA_DIGEST",
+        "Stream",
+        "TOOL",
+        "VenomError",
+    }
+)
+
+_RESERVED = "the generated runtime"
+_SPLIT = re.compile(r"[._-]+")
+
+
+def camel(name: str) -> str:
+    """``config.get`` -> ``ConfigGet``; ``venom-echo`` -> ``VenomEcho``."""
+    return "".join(part[:1].upper() + part[1:] for part in _SPLIT.split(name) if part)
+
+
+def client_class(tool: str, *, is_async: bool) -> str:
+    """``VenomEchoClient`` / ``AsyncVenomEchoClient``."""
+    return ("Async" if is_async else "") + camel(tool) + "Client"
+
+
+def _safe(name: str, taken: frozenset[str]) -> str:
+    return name + "_" if keyword.iskeyword(name) or name in taken else name
+
+
+def method_name(wire: str) -> str:
+    """The client method for a wire name (see the module docstring)."""
+    return _safe(wire.replace(".", "_"), CLIENT_MEMBERS)
+
+
+def arg_name(param: str) -> str:
+    """The keyword argument for a param: keywords and ``self`` get a trailing ``_``."""
+    return _safe(param, frozenset({"self"}))
+
+
+class NameTable:
+    """Claims names in one namespace; a second claim of a name is a `GenerationError`."""
+
+    def __init__(self, what: str, reserved: frozenset[str] = frozenset()) -> None:
+        self._what = what
+        self._owners: dict[str, str] = dict.fromkeys(reserved, _RESERVED)
+
+    def claim(self, name: str, owner: str) -> str:
+        """Record ``name`` for ``owner`` (for the error message) and return it."""
+        previous = self._owners.setdefault(name, owner)
+        if previous != owner:
+            raise GenerationError(
+                f"{self._what} {name!r} is generated for both {previous} and {owner}; "
+                "rename one of them in the manifest"
+            )
+        return name
+
+    def claimed(self) -> list[str]:
+        """Every claimed name except the reserved ones, in claim order."""
+        return [name for name, owner in self._owners.items() if owner != _RESERVED]

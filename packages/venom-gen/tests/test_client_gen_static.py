@@ -1,0 +1,232 @@
+"""Static checks of generated clients: ruff-clean and ``mypy --strict``-clean as emitted, for
+venom-echo, a hostile model and a model of keyword and client-member names; and the types bite:
+a usage file with correct calls type-checks, while each wrong call in another is an error."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from venom_gen.client_gen import render_client
+from venom_schema.model_cache import read_model
+
+ROOT = Path(__file__).resolve().parents[3]
+ECHO_MODEL = ROOT / "packages/venom-echo/src/venom_echo/verbs.model.json"
+HOSTILE = Path(__file__).with_name("fixtures") / "hostile_model.json"
+
+
+def _verb(name: str, **extra: Any) -> dict[str, Any]:
+    verb: dict[str, Any] = {
+        "name": name,
+        "summary": f"Verb {name}",
+        "params": [],
+        "result": {"kind": "object", "fields": []},
+        "errors": [],
+        "grant": "read",
+        "streams": False,
+        "exit": {"kind": "standard"},
+        "examples": [],
+    }
+    verb.update(extra)
+    return verb
+
+
+def _field(name: str, desc: dict[str, Any], *, required: bool = True, **extra: Any) -> Any:
+    return {"name": name, "summary": f"Field {name}", "type": desc, "required": required, **extra}
+
+
+#: Keywords as verb and param names, client-member names, non-object items, long choice lists
+#: and summaries that try to break out of docstrings and comments.
+ODD_MODEL: dict[str, Any] = {
+    "format": 1,
+    "tool": "odd-tool",
+    "summary": "Odd",
+    "verbs": [
+        _verb(
+            "close",
+            summary='Triple """ quotes and a back\\slash\u2028and a line separator',
+        ),
+        _verb("connect", result={"kind": "null"}),
+        _verb(
+            "import",
+            summary='Ends with a quote "',
+            params=[
+                _field("from", {"kind": "string"}),
+                _field("self", {"kind": "integer"}, required=False, default=2),
+                _field(
+                    "class", {"kind": "string", "choices": [f"choice_{n:02}" for n in range(12)]}
+                ),
+            ],
+            result={"kind": "array", "items": {"kind": "object", "nullable": True, "fields": []}},
+        ),
+        _verb(
+            "tail",
+            streams=True,
+            item={"kind": "string", "nullable": True},
+            result={"kind": "integer"},
+            summary="word " * 40,
+        ),
+        _verb("cancel", dispatch="transport"),
+        _verb("serve", dispatch="local"),
+    ],
+}
+
+MODELS: dict[str, Any] = {
+    "echo": lambda: read_model(ECHO_MODEL),
+    "odd": lambda: ODD_MODEL,
+    "hostile": lambda: json.loads(HOSTILE.read_text(encoding="utf-8")),
+}
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
+    config = ["--config", str(ROOT / "pyproject.toml")]
+    command = [sys.executable, "-m", "ruff", *args, *config]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_generated_source_is_ruff_clean(name: str, tmp_path: Path) -> None:
+    """As generated: ``ruff format --check`` passes and ``ruff check`` finds nothing."""
+    target = tmp_path / f"{name}_client.py"
+    target.write_text(render_client(MODELS[name]()), encoding="utf-8")
+    formatted = _ruff("format", "--check", "--diff", str(target))
+    assert formatted.returncode == 0, formatted.stdout + formatted.stderr
+    checked = _ruff("check", "--no-cache", str(target))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_keyword_and_member_names() -> None:
+    """Keywords become ``from_`` arguments over a functional TypedDict; ``close`` and
+    ``connect`` verbs become ``close_``/``connect_``; transport and local verbs get nothing."""
+    text = render_client(ODD_MODEL)
+    assert 'ImportParams = TypedDict(\n    "ImportParams",' in text
+    assert '        "from": str,' in text
+    assert "        from_: str," in text
+    assert "        self_: int | Absent = ABSENT," in text
+    assert '            "from": from_,' in text
+    assert "    def close_(self) -> CloseResult:" in text
+    assert "    def connect_(self) -> None:" in text
+    assert "    def tail(self) -> Stream[str | None, int]:" in text
+    assert '"cancel"' not in text
+    assert '"serve"' not in text
+
+
+USAGE_OK = """
+from __future__ import annotations
+
+import anyio
+
+from echo_client import (
+    ABSENT,
+    AsyncVenomEchoClient,
+    EchoResult,
+    EchoTypesParamsNested,
+    VenomEchoClient,
+    VenomError,
+)
+
+
+def sync_use(path: str) -> int:
+    with VenomEchoClient.connect(path, timeout=5.0) as client:
+        out: EchoResult = client.echo(text="hi", style="upper")
+        client.echo(text="hi", style=ABSENT)
+        stream = client.echo_repeat(text="a", count=2, interval_ms=0)
+        total = sum(item["index"] for item in stream) + stream.result["count"]
+        nested: EchoTypesParamsNested = {"name": "x"}
+        types = client.echo_types(nested=nested, tags=[1, 2], mode="fast", ratio=1)
+        if types["nested"] is not None:
+            total += types["nested"]["level"]
+        try:
+            client.echo_fail(code="timeout.echo")
+        except VenomError as exc:
+            print(exc.code, exc.data)
+        checks = client.doctor()["checks"]
+        print(out["text"].upper(), [c.get("hint", "") for c in checks], client.hello_result)
+        return total
+
+
+async def async_use() -> int:
+    async with AsyncVenomEchoClient.connect() as client:
+        out = await client.echo(text="hi")
+        stream = await client.events(follow=False, types=["echo.*"])
+        seqs = [event["seq"] async for event in stream]
+        return len(out["text"]) + sum(seqs) + stream.result["last"]
+
+
+print(anyio.run(async_use), sync_use("/tmp/x.sock"))
+"""
+
+#: Each line ends with the mypy error code it must produce.
+USAGE_BAD = """
+from __future__ import annotations
+
+from echo_client import AsyncVenomEchoClient, VenomEchoClient
+
+
+async def bad(client: VenomEchoClient, aclient: AsyncVenomEchoClient) -> None:
+    client.echo(text="hi", style="loud")  # arg-type
+    client.echo(text=1)  # arg-type
+    client.echo(style="upper")  # call-arg
+    client.echo("positional")  # call-arg
+    client.echo_repeat(text="a", cuont=3)  # call-arg
+    client.echo(text="x")["txt"]  # typeddict-item
+    [item["index"] + "x" for item in client.echo_repeat(text="a")]  # operator
+    client.echo_types(nested={"name": 1})  # arg-type
+    client.echo_types(mode="slow")  # arg-type
+    client.echo_types(tags=None)  # arg-type
+    client.echo_fail(code="failed.other")  # arg-type
+    client.hello()  # attr-defined
+    x: str = client.doctor()["exit"]  # assignment
+    y: str = (await aclient.echo_exit(status=1))["status"]  # assignment
+    for item in await aclient.echo_repeat(text="a"):  # attr-defined
+        pass
+"""
+
+_ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
+
+
+@pytest.fixture(scope="module")
+def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
+    """One strict mypy run over the generated modules and the usage files: errors per file."""
+    tmp = tmp_path_factory.mktemp("mypy")
+    files = {f"{name}_client.py": render_client(model()) for name, model in MODELS.items()}
+    files.update({"usage_ok.py": USAGE_OK, "usage_bad.py": USAGE_BAD})
+    for name, text in files.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    command = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary"]
+    command += ["--cache-dir", str(tmp / ".mypy_cache"), *(str(tmp / name) for name in files)]
+    # From the workspace root, so its mypy settings apply and venom_proto resolves.
+    proc = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    errors: dict[str, list[tuple[int, str]]] = {name: [] for name in files}
+    for line in proc.stdout.splitlines():
+        match = _ERROR.match(line)
+        if match is not None:
+            errors[Path(match["file"]).name].append((int(match["line"]), match["code"]))
+        elif ": note:" not in line:
+            errors.setdefault("<other>", []).append((0, line))
+    return errors
+
+
+@pytest.mark.parametrize("name", [*(f"{name}_client.py" for name in sorted(MODELS)), "usage_ok.py"])
+def test_strict_mypy_clean(mypy_errors: dict[str, list[tuple[int, str]]], name: str) -> None:
+    assert mypy_errors[name] == []
+    assert "<other>" not in mypy_errors
+
+
+def test_wrong_calls_fail_mypy(mypy_errors: dict[str, list[tuple[int, str]]]) -> None:
+    """Every wrong call is caught, with the expected error code, on its own line."""
+    expected = [
+        (number, line.rsplit("# ", 1)[1])
+        for number, line in enumerate(USAGE_BAD.splitlines(), start=1)
+        if "  # " in line
+    ]
+    got = sorted(set(mypy_errors["usage_bad.py"]))
+    assert got == expected
