@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import threading
 import time
 from typing import Any
 
@@ -197,3 +198,34 @@ def test_large_result_is_not_a_slow_reader(serve: Any, peers: Any, sock_path: st
     peer = peers(sock_path)
     reply = peer.call({"id": 1, "verb": "big", "params": {"size": 1_000_000}})
     assert reply == {"id": 1, "ok": "x" * 1_000_000}
+
+
+def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) -> None:
+    """RFC-0002 §4.4: a stream ends when its connection closes: the handler task is cancelled."""
+    from venom_proto._server import Call, Server, Verb
+
+    started = threading.Event()
+    cancelled = threading.Event()
+
+    async def forever(call: Call, params: dict[str, Any]) -> Any:
+        try:
+            while True:
+                await call.emit({"tick": 1})
+                started.set()
+                await asyncio.sleep(0.01)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    thread = serve(Server("test-tool", "1", {"forever": Verb(forever, streams=True)}))
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(5)
+        s.connect(sock_path)
+        s.sendall(b'{"id":1,"verb":"forever"}\n')
+        assert started.wait(5)
+        assert s.recv(100).startswith(b'{"id":1,"item":')
+    assert cancelled.wait(5), "the handler kept running after its client went away"
+    deadline = time.monotonic() + 5
+    while thread.server.connection_count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert thread.server.connection_count == 0

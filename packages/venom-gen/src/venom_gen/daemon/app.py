@@ -24,7 +24,7 @@ from venom_schema.model_cache import read_cache_info, read_model
 from venom_schema.registry import build_verbs
 
 from .config import ConfigStore
-from .doctor import doctor_report, filesystem_checks
+from .doctor import config_check, doctor_report, filesystem_checks
 from .events import EventBus
 from .skill import SkillVerbs
 
@@ -50,7 +50,9 @@ class App:
 
     def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
         """``doctor`` from the daemon's side of the socket."""
-        return doctor_report(filesystem_checks(self.product.tool, self.socket_path))
+        checks = filesystem_checks(self.product.tool, self.socket_path)
+        checks.append(config_check(self.config.check(call, {})["errors"], str(self.config.path)))
+        return doctor_report(checks)
 
     def shared_handlers(self) -> dict[str, Handler]:
         """Handlers for the shared bundles' daemon verbs (rfcs/0001, rfcs/0003)."""

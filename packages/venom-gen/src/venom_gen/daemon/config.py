@@ -1,6 +1,7 @@
 """The configuration store behind the ``config.*`` verbs (rfcs/0001-shared-verbs.md).
 
-The file is TOML at ``$XDG_CONFIG_HOME/<tool>/config.toml`` (``~/.config`` when unset), checked
+The file is TOML at ``$XDG_CONFIG_HOME/<tool>/config.toml`` (``~/.config`` when unset;
+``<TOOL>_CONFIG`` overrides the path), checked
 against the product's configuration descriptor (a format-1 object descriptor). Writes go to a
 temporary file in the same directory and are renamed into place, so a full disk or a crash
 leaves the old file intact.
@@ -28,7 +29,10 @@ EMPTY_DESCRIPTOR: dict[str, Any] = {"kind": "object", "fields": []}
 
 
 def config_path(tool: str, environ: Mapping[str, str] = os.environ) -> Path:
-    """Where ``tool`` keeps its configuration file."""
+    """Where ``tool`` keeps its configuration file: ``<TOOL>_CONFIG``, else the XDG path."""
+    override = environ.get(tool.upper().replace("-", "_") + "_CONFIG")
+    if override:
+        return Path(override)
     base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / tool / "config.toml"
 

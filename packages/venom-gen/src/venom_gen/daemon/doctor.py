@@ -17,7 +17,13 @@ from typing import Any
 from venom_proto import VenomError
 from venom_proto._server.paths import check_path_length, env_var_for, lock_path, verify_runtime_dir
 
-__all__ = ("Check", "doctor_report", "filesystem_checks", "reachability_checks")
+__all__ = (
+    "Check",
+    "config_check",
+    "doctor_report",
+    "filesystem_checks",
+    "reachability_checks",
+)
 
 Check = dict[str, str]
 _RANK = {"ok": 0, "warn": 1, "fail": 2}
@@ -36,9 +42,9 @@ def filesystem_checks(tool: str, socket_path: str) -> list[Check]:
     checks: list[Check] = []
     try:
         check_path_length(socket_path)
-        checks.append(_check("path_length", "ok", f"{socket_path} fits in sun_path"))
+        checks.append(_check("socket_path", "ok", f"{socket_path} fits in sun_path"))
     except VenomError as err:
-        checks.append(_check("path_length", "fail", err.message, override))
+        checks.append(_check("socket_path", "fail", err.message, override))
     runtime = os.path.dirname(socket_path) or "."
     try:
         verify_runtime_dir(runtime)
@@ -125,15 +131,30 @@ def reachability_checks(
     elif advertised == digest:
         checks.append(_check("schema", "ok", f"daemon and CLI agree on {digest[:19]}"))
     else:
+        # A warning, not a failure (rfcs/0001 §5): after an upgrade scripts must keep working.
         checks.append(
             _check(
                 "schema",
-                "fail",
+                "warn",
                 f"the daemon runs schema {advertised[:19]}, this CLI has {digest[:19]}",
                 f"restart the daemon so it runs this binary: stop it, then '{tool} serve'",
             )
         )
     return checks
+
+
+def config_check(problems: list[dict[str, str]], path: str) -> Check:
+    """The daemon-side ``config`` check: does the configuration file on disk validate?"""
+    if not problems:
+        return _check("config", "ok", f"{path} validates")
+    first = problems[0]
+    where = f"{first['key']}: " if first["key"] else ""
+    return _check(
+        "config",
+        "fail",
+        f"{path}: {where}{first['message']}",
+        "fix the file, then run config check and config reload",
+    )
 
 
 def doctor_report(checks: list[Check]) -> dict[str, Any]:
