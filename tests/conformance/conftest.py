@@ -32,6 +32,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "rfc(section): the RFC section a conformance test checks")
+    config.addinivalue_line(
+        "markers", "needs_echo: uses venom-echo's own verbs (echo.*, ECHO_BYTES); other tools skip"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests that need venom-echo's product verbs skip for any other daemon under test."""
+    tool = config.getoption("--tool")
+    if tool == "venom-echo":
+        return
+    skip = pytest.mark.skip(reason=f"needs venom-echo's own verbs; {tool} is under test")
+    for item in items:
+        if item.get_closest_marker("needs_echo"):
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,8 @@ from conformance_kit import Daemon
 
 USAGE = 2
 
+pytestmark = pytest.mark.needs_echo
+
 
 @pytest.mark.rfc("RFC-0004 §1")
 def test_worked_example_outputs(daemon: Daemon) -> None:
