@@ -184,14 +184,14 @@ async def test_stream_over_one_mib_is_stream_limit(daemon: Daemon) -> None:
 
 @pytest.mark.rfc("RFC-0004 §2")
 async def test_max_grant_read_hides_and_refuses_write_tools(daemon: Daemon) -> None:
-    """RFC-0004 §2 / rfcs 0005: --max-grant read leaves write tools out and refuses them."""
+    """RFC-0004 §2 / rfcs 0005 §5: --max-grant read hides write tools; calling one is -32602."""
     async with session(daemon, "--max-grant", "read") as s:
         names = set(await tools(s))
-        out = await call(s, "config_dset", {"key": "log_level", "value": "debug"})
+        with pytest.raises(MCPError) as info:
+            await call(s, "config_dset", {"key": "log_level", "value": "debug"})
     assert "config_dset" not in names
     assert "echo" in names
-    assert out["isError"] is True
-    assert json.loads(out["content"][0]["text"])["error"]["code"] == "denied.grant"
+    assert info.value.error.code == -32602
 
 
 @pytest.mark.rfc("RFC-0004 §5")

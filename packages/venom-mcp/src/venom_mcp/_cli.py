@@ -1,0 +1,130 @@
+"""``<tool> mcp``: argument parsing, logging to stderr, and start-up of the adapter."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from venom_mcp._grants import GRANTS, parse_grant
+
+__all__ = ("main", "parse_args", "run_mcp")
+
+log = logging.getLogger("venom_mcp")
+
+USAGE = "usage: {tool} mcp [--socket PATH] [--max-grant {grants}]"
+
+
+class UsageError(Exception):
+    """Raised by ``parse_args`` for a bad command line (exit 2)."""
+
+
+def parse_args(argv: Sequence[str]) -> dict[str, str | None]:
+    """``--socket PATH`` and ``--max-grant GRANT`` (also as ``--flag=value``), nothing else."""
+    opts: dict[str, str | None] = {"socket": None, "max_grant": None, "help": None}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg in ("-h", "--help"):
+            opts["help"] = "1"
+            continue
+        name, eq, value = arg.partition("=")
+        key = {"--socket": "socket", "--max-grant": "max_grant"}.get(name)
+        if key is None:
+            raise UsageError(f"unexpected argument {arg!r}")
+        if opts[key] is not None:
+            raise UsageError(f"{name} given twice")
+        if not eq:
+            if not args:
+                raise UsageError(f"{name} needs a value")
+            value = args.pop(0)
+        if key == "max_grant":
+            try:
+                value = parse_grant(value)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        opts[key] = value
+    return opts
+
+
+def _configure_logging() -> None:
+    # stdout carries MCP messages only: every diagnostic goes to stderr.
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=os.environ.get("VENOM_MCP_LOG_LEVEL", "WARNING").upper(),
+        format="%(name)s: %(levelname)s: %(message)s",
+    )
+
+
+def run_mcp(
+    model: Mapping[str, Any],
+    *,
+    socket_path: str,
+    tool_version: str,
+    max_grant: str | None = None,
+    token: str | None = None,
+) -> int:
+    """Serve ``model``'s daemon verbs as MCP tools on stdio until stdin closes; returns 0.
+
+    Calls go to the daemon at ``socket_path``, authenticated with ``token`` or else the token
+    file beside the socket. ``max_grant`` limits the exposed verbs (``None``: all grants).
+    Returns 2 without serving when no catalog can be built from ``model``.
+    """
+    _configure_logging()
+    from venom_mcp._dispatch import DaemonUpstream
+    from venom_mcp.adapter import Tools, build_server, run_server
+
+    try:
+        tool = str(model["tool"])
+        tools = Tools(model, max_grant=max_grant)
+    except (KeyError, TypeError, ValueError) as exc:  # ValueError: venom-gen's GenerationError
+        log.error("cannot build the MCP catalog from the model: %s", exc)
+        return 2
+    upstream = DaemonUpstream(
+        socket_path, client_name=f"{tool}-mcp", client_version=tool_version, token=token
+    )
+    return run_server(build_server(tools, upstream, name=tool, version=tool_version))
+
+
+def _tool_version(tool: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(tool)
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def main(argv: Sequence[str], model_path: str | os.PathLike[str]) -> int:
+    """``<tool> mcp [--socket PATH] [--max-grant GRANT]`` for the cached model at ``model_path``.
+
+    Returns the exit status: 0 after stdin EOF, 2 for a bad command line or unreadable model.
+    """
+    try:
+        with open(model_path, "rb") as f:
+            model: dict[str, Any] = json.load(f)
+        tool = str(model["tool"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"error: cannot read the model {model_path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        opts = parse_args(argv)
+    except UsageError as exc:
+        print(f"{tool} mcp: {exc}", file=sys.stderr)
+        print(USAGE.format(tool=tool, grants="|".join(GRANTS)), file=sys.stderr)
+        return 2
+    if opts["help"]:
+        print(USAGE.format(tool=tool, grants="|".join(GRANTS)))
+        return 0
+    from venom_mcp._deps import resolve_socket_path
+
+    socket_path = resolve_socket_path(tool, opts["socket"])
+    return run_mcp(
+        model,
+        socket_path=socket_path,
+        tool_version=_tool_version(tool),
+        max_grant=opts["max_grant"],
+    )

@@ -1,0 +1,35 @@
+"""The one import point for what the adapter uses from the packages to its right.
+
+Heavy modules are imported on first use, so the adapter answers ``initialize`` sooner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from venom_mcp._grants import allowed_grants
+from venom_proto import VenomError
+
+__all__ = ("VenomError", "build_catalog", "compile_params", "resolve_socket_path")
+
+
+def build_catalog(model: dict[str, Any], *, max_grant: str | None = None) -> list[dict[str, Any]]:
+    """venom-gen's MCP catalog for ``model`` (RFC-0004 §5), limited to ``--max-grant``."""
+    from venom_gen.catalog import build_catalog as catalog
+
+    return catalog(model, max_grant=allowed_grants(max_grant))
+
+
+def compile_params(verb: dict[str, Any]) -> Callable[[Any], Any]:
+    """venom-schema's params validator for ``verb``: defaults inserted, ``VenomError`` raised."""
+    from venom_schema.runtime import compile_verb
+
+    return compile_verb(verb).params
+
+
+def resolve_socket_path(tool: str, flag: str | None) -> str:
+    """RFC-0002 2.3: ``--socket``, then ``<TOOL>_SOCKET``, then the default path."""
+    from venom_proto._server.paths import resolve_socket_path as resolve
+
+    return resolve(tool, flag)

@@ -1,0 +1,147 @@
+"""The MCP stdio adapter (RFC-0004 §5) on the SDK's low-level server.
+
+The low-level server is used on purpose: the high-level one answers unknown tools and validates
+arguments itself, where RFC-0004 wants -32602 for unknown tools and Venom's own validation
+(with ``invalid_params.*`` codes) for known ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+import anyio
+import mcp.types as mt
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from venom_mcp._deps import VenomError, build_catalog, compile_params
+from venom_mcp._limits import compact_json
+
+__all__ = (
+    "Tools",
+    "Upstream",
+    "build_server",
+    "error_result",
+    "mcp_tool_name",
+    "run_server",
+    "serve_stdio",
+    "success_result",
+)
+
+log = logging.getLogger("venom_mcp")
+
+
+def mcp_tool_name(wire: str) -> str:
+    """RFC-0004 §5 tool name: each ``_`` becomes ``__`` and each ``.`` becomes ``_d``."""
+    return wire.replace("_", "__").replace(".", "_d")
+
+
+class Upstream(Protocol):
+    """Runs one verb on the daemon and returns the RFC-0004 §5 success wrapper.
+
+    ``{"result": ok}``, or ``{"items": [...], "result": ok}`` for streaming verbs; failures
+    raise ``VenomError``.
+    """
+
+    async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class Tools:
+    """The fixed catalog and the verbs behind it, resolved once for the adapter's lifetime."""
+
+    def __init__(self, model: Mapping[str, Any], *, max_grant: str | None = None) -> None:
+        self.catalog: list[dict[str, Any]] = build_catalog(dict(model), max_grant=max_grant)
+        listed = {entry["name"] for entry in self.catalog}
+        # Only listed tools can be called: transport and local verbs (RFC-0004 §7) and verbs
+        # above --max-grant (rfcs/0005-local-grants.md §5) are refused like unknown tools.
+        self.verbs: dict[str, dict[str, Any]] = {
+            name: verb
+            for verb in model["verbs"]
+            if (name := mcp_tool_name(verb["name"])) in listed and "dispatch" not in verb
+        }
+        self._validators: dict[str, Callable[[Any], Any]] = {}
+        self._listing = mt.ListToolsResult(tools=[mt.Tool.model_validate(t) for t in self.catalog])
+
+    def listing(self) -> mt.ListToolsResult:
+        """The ``tools/list`` result (one page: the catalog is small and fixed)."""
+        return self._listing
+
+    def validate(self, name: str, arguments: Any) -> dict[str, Any]:
+        """Check ``arguments`` for tool ``name`` and insert defaults (RFC-0004 §5)."""
+        validator = self._validators.get(name)
+        if validator is None:
+            validator = self._validators[name] = compile_params(self.verbs[name])
+        params: dict[str, Any] = validator({} if arguments is None else arguments)
+        return params
+
+
+def success_result(wrapper: dict[str, Any]) -> mt.CallToolResult:
+    """Structured content plus the same wrapper as compact JSON text (RFC-0004 §5)."""
+    return mt.CallToolResult(
+        content=[mt.TextContent(type="text", text=compact_json(wrapper))],
+        structured_content=wrapper,
+        is_error=False,
+    )
+
+
+def error_result(error: VenomError) -> mt.CallToolResult:
+    """``isError`` with the ``{"error": ...}`` wrapper as text and no structured content."""
+    text = compact_json({"error": error.to_object()})
+    return mt.CallToolResult(content=[mt.TextContent(type="text", text=text)], is_error=True)
+
+
+def build_server(tools: Tools, upstream: Upstream, *, name: str, version: str) -> Server[Any]:
+    """A low-level MCP server exposing ``tools`` and forwarding calls to ``upstream``."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any], params: mt.PaginatedRequestParams | None
+    ) -> mt.ListToolsResult:
+        return tools.listing()
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any], params: mt.CallToolRequestParams
+    ) -> mt.CallToolResult:
+        tool = params.name
+        if tool not in tools.verbs:
+            raise MCPError(code=mt.INVALID_PARAMS, message=f"Unknown tool: {tool}")
+        try:
+            args = tools.validate(tool, params.arguments)
+            return success_result(await upstream.invoke(tools.verbs[tool], args))
+        except VenomError as exc:
+            return error_result(exc)
+        except Exception:
+            # The boundary: nothing below may reach the client as a traceback or bare error.
+            log.exception("tool %s failed", tool)
+            return error_result(VenomError("internal", "the MCP adapter failed; see its stderr"))
+
+    server: Server[Any] = Server(
+        name, version=version, on_list_tools=list_tools, on_call_tool=call_tool
+    )
+    # The default OpenTelemetry middleware is a no-op without an exporter; skip its per-call cost.
+    server.middleware = []
+    return server
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve ``server`` on stdin/stdout until stdin closes."""
+    from mcp.server.stdio import stdio_server
+
+    from venom_mcp._envelope import answer_malformed
+
+    async with (
+        stdio_server() as (read_stream, write_stream),
+        answer_malformed(read_stream, write_stream) as checked,
+    ):
+        await server.run(checked, write_stream, server.create_initialization_options())
+
+
+def run_server(server: Server[Any]) -> int:
+    """Run ``serve_stdio`` to completion: 0 on stdin EOF, 130 on Ctrl-C."""
+    try:
+        anyio.run(serve_stdio, server)
+    except KeyboardInterrupt:
+        return 130
+    return 0

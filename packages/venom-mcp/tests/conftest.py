@@ -1,0 +1,43 @@
+"""Fixtures for the venom-mcp tests; helpers live in ``mcp_testkit`` (importable from here)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# importlib mode puts no test directory on sys.path; the helper module lives beside us.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from mcp_testkit import Daemon, load_model, short_socket_dir
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def model() -> dict[str, Any]:
+    return load_model()
+
+
+@pytest.fixture
+def socket_path() -> Iterator[str]:
+    """A socket path in a fresh short directory (removed afterwards)."""
+    directory = short_socket_dir()
+    yield os.path.join(directory, "venom-echo.sock")
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon(socket_path: str) -> Iterator[Daemon]:
+    """The test daemon, running on ``socket_path``."""
+    proc = Daemon(socket_path).start()
+    yield proc
+    proc.stop()

@@ -1,0 +1,245 @@
+"""Helpers for the venom-mcp tests: the fixture model, bounded waits, an in-memory raw peer."""
+
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import sys
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as mt
+from anyio.abc import Process
+from mcp.server.lowlevel import Server
+from mcp.shared.memory import create_client_server_memory_streams
+from mcp.shared.message import SessionMessage
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MODEL_PATH = FIXTURES / "model.json"
+WAIT = 10.0  # seconds: the bound on every single wait in these tests
+
+INITIALIZE: dict[str, Any] = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "test", "version": "0"},
+}
+
+
+def load_model() -> dict[str, Any]:
+    """The fixture normalized model (venom-echo's verbs plus test verbs)."""
+    model: dict[str, Any] = json.loads(MODEL_PATH.read_text())
+    return model
+
+
+class RawPeer:
+    """Speaks JSON-RPC dicts to an in-process server over memory streams."""
+
+    def __init__(self, read: Any, write: Any) -> None:
+        self._read = read
+        self._write = write
+        self._next_id = 100
+
+    async def send(self, message: dict[str, Any]) -> None:
+        parsed = mt.jsonrpc_message_adapter.validate_python(message)
+        await self._write.send(SessionMessage(parsed))
+
+    async def receive(self) -> dict[str, Any]:
+        with anyio.fail_after(WAIT):
+            item = await self._read.receive()
+        assert isinstance(item, SessionMessage), item
+        dumped: dict[str, Any] = json.loads(
+            item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        )
+        return dumped
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Send a request and return its response (the whole JSON-RPC message)."""
+        self._next_id += 1
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        await self.send(msg)
+        reply = await self.receive()
+        assert reply["id"] == self._next_id
+        return reply
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``tools/call``; returns the JSON-RPC message (``result`` or ``error``)."""
+        params: dict[str, Any] = {"name": name}
+        if arguments is not None:
+            params["arguments"] = arguments
+        return await self.request("tools/call", params)
+
+
+@asynccontextmanager
+async def raw_session(server: Server[Any]) -> AsyncIterator[RawPeer]:
+    """An initialized raw peer talking to ``server`` in memory."""
+    async with (
+        create_client_server_memory_streams() as (client, srv),
+        anyio.create_task_group() as tg,
+    ):
+        tg.start_soon(server.run, srv[0], srv[1], server.create_initialization_options())
+        peer = RawPeer(client[0], client[1])
+        init = await peer.request("initialize", INITIALIZE)
+        assert "result" in init, init
+        await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        yield peer
+        tg.cancel_scope.cancel()
+
+
+def tool_text(result: dict[str, Any]) -> Any:
+    """The JSON value in a tool result's single text block."""
+    content = result["content"]
+    assert len(content) == 1
+    assert content[0]["type"] == "text"
+    return json.loads(content[0]["text"])
+
+
+# -- real processes ------------------------------------------------------------------------
+
+TESTS = Path(__file__).parent
+DAEMON_SCRIPT = TESTS / "mcp_test_daemon.py"
+
+
+def adapter_command(socket_path: str, *extra: str) -> list[str]:
+    """The adapter as a process: ``python -m venom_mcp MODEL --socket PATH ...``."""
+    return [sys.executable, "-m", "venom_mcp", str(MODEL_PATH), "--socket", socket_path, *extra]
+
+
+class Daemon:
+    """The test daemon in a subprocess, listening on ``socket_path`` once started."""
+
+    def __init__(self, socket_path: str, *flags: str) -> None:
+        self.socket_path = socket_path
+        self.flags = flags
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Daemon:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(DAEMON_SCRIPT), "--socket", self.socket_path, *self.flags],
+            stdout=subprocess.PIPE,
+        )
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT)
+        assert ready, "test daemon did not start in time"
+        assert self.proc.stdout.readline() == b"READY\n"
+        return self
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(WAIT)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(WAIT)
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+class RawAdapter:
+    """The adapter process driven by raw JSON-RPC lines; every stdout line must be JSON-RPC."""
+
+    def __init__(self, process: Process) -> None:
+        self.process = process
+        self._buffer = b""
+        self._next_id = 0
+        #: Every message read from stdout, in order.
+        self.seen: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        assert self.process.stdin is not None
+        await self.process.stdin.send(json.dumps(message).encode() + b"\n")
+
+    async def send_line(self, line: bytes) -> None:
+        assert self.process.stdin is not None
+        await self.process.stdin.send(line)
+
+    async def receive(self) -> dict[str, Any]:
+        """The next stdout message; fails unless the line is a JSON-RPC 2.0 object."""
+        assert self.process.stdout is not None
+        with anyio.fail_after(WAIT):
+            while b"\n" not in self._buffer:
+                self._buffer += await self.process.stdout.receive()
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        message = json.loads(line)
+        assert isinstance(message, dict)
+        assert message.get("jsonrpc") == "2.0", line
+        self.seen.append(message)
+        return message
+
+    async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        self._next_id += 1
+        msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        if params is not None:
+            msg["params"] = params
+        await self.send(msg)
+        reply = await self.receive()
+        assert reply.get("id") == self._next_id, reply
+        return reply
+
+    async def initialize(self) -> dict[str, Any]:
+        reply = await self.request("initialize", INITIALIZE)
+        await self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return reply
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return await self.request("tools/call", {"name": name, "arguments": arguments})
+
+    async def close_stdin_and_wait(self) -> int:
+        """Close stdin and return the exit status; stdout must hold nothing but JSON-RPC."""
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        await self.process.stdin.aclose()
+        with anyio.fail_after(WAIT):
+            try:
+                while True:
+                    self._buffer += await self.process.stdout.receive()
+            except anyio.EndOfStream:
+                pass
+            status = await self.process.wait()
+        for line in self._buffer.splitlines():
+            assert json.loads(line)["jsonrpc"] == "2.0", line
+        return status
+
+
+@asynccontextmanager
+async def raw_adapter(socket_path: str, *extra: str) -> AsyncIterator[RawAdapter]:
+    """A running adapter process; killed on exit if still alive."""
+    process = await anyio.open_process(
+        adapter_command(socket_path, *extra), stderr=None, cwd=str(TESTS)
+    )
+    try:
+        yield RawAdapter(process)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            with anyio.fail_after(WAIT), anyio.CancelScope(shield=True):
+                await process.wait()
+        await process.aclose()
+
+
+def short_socket_dir() -> str:
+    """A fresh private directory with a path short enough for ``sun_path``."""
+    return tempfile.mkdtemp(prefix="vmcp", dir="/tmp")
+
+
+def daemon_call(socket_path: str, verb: str, params: dict[str, Any] | None = None) -> Any:
+    """One direct call to the daemon (bypassing the adapter)."""
+    from venom_proto.sync_client import SyncClient
+
+    with SyncClient(socket_path, client_name="test", client_version="0", timeout=WAIT) as c:
+        return c.call(verb, params or {})
+
+
+async def wait_for_daemon(socket_path: str, verb: str, expected: Any) -> None:
+    """Poll ``verb`` on the daemon until it returns ``expected`` (bounded by ``WAIT``)."""
+    with anyio.fail_after(WAIT):
+        while (got := await anyio.to_thread.run_sync(daemon_call, socket_path, verb)) != expected:
+            await anyio.sleep(0.02)
+    assert got == expected
