@@ -3,7 +3,9 @@ cancellation, binary frames."""
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -135,3 +137,51 @@ async def test_daemon_shutdown_fails_pending_calls(serve: Any, sock_path: str) -
         with anyio.fail_after(WAIT), pytest.raises(VenomError) as info:
             await c.call("echo", {"text": "x"})
         assert info.value.code.split(".")[0] in {"unavailable", "cancelled"}
+
+
+def test_cancel_reaches_the_daemon_when_the_enclosing_scope_is_cancelled(
+    short_dir: Path,
+) -> None:
+    """RFC-0002 §4.4: a caller cancelled from a scope around the whole client still sends cancel.
+
+    The client's writer runs in the scope that entered the client, so a queued cancel would die
+    with it; the cancel must be written from the shielded abandon path itself.
+    """
+    import socket as socketlib
+    import threading
+
+    path = str(short_dir / "f.sock")
+    received = bytearray()
+    listener = socketlib.socket(socketlib.AF_UNIX)
+    listener.bind(path)
+    listener.listen()
+
+    def fake_daemon() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.settimeout(5)
+            buf = b""
+            while b"\n" not in buf:
+                buf += conn.recv(4096)
+            hello = json.loads(buf.split(b"\n", 1)[0])
+            ok = {"proto": 1, "server": {"name": "f", "version": "0"}, "caps": ["cancel"],
+                  "max_frame": 1048576}  # fmt: skip
+            conn.sendall(json.dumps({"id": hello["id"], "ok": ok}).encode() + b"\n")
+            received.extend(buf.split(b"\n", 1)[1])
+            while chunk := conn.recv(4096):
+                received.extend(chunk)
+
+    thread = threading.Thread(target=fake_daemon, daemon=True)
+    thread.start()
+
+    async def main() -> None:
+        with anyio.move_on_after(0.3):
+            async with AsyncClient(path, client_name="t", client_version="0") as client:
+                await client.call("slow", {})
+
+    anyio.run(main)
+    thread.join(5)
+    listener.close()
+    lines = [json.loads(line) for line in bytes(received).splitlines()]
+    assert [m["verb"] for m in lines] == ["slow", "cancel"]
+    assert lines[1]["params"] == {"id": lines[0]["id"]}

@@ -69,6 +69,8 @@ class AsyncClient:
         self._out = bytearray()
         self._out_ready = anyio.Event()
         self._out_drained = anyio.Event()
+        # Held around every write, so a shielded cancel can write past a cancelled writer task.
+        self._write_lock = anyio.Lock()
         self._waiters: dict[int | str, anyio.Event] = {}
         self._hello_event = anyio.Event()
         self._failure: VenomError | None = None
@@ -142,9 +144,11 @@ class AsyncClient:
                 await self._out_ready.wait()
                 self._out_ready = anyio.Event()
                 while self._out:
-                    chunk = bytes(self._out)
-                    self._out.clear()
-                    await self._stream.send(chunk)
+                    async with self._write_lock:
+                        chunk = bytes(self._out)
+                        self._out.clear()
+                        if chunk:
+                            await self._stream.send(chunk)
                 self._out_drained.set()
                 self._out_drained = anyio.Event()
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
@@ -224,12 +228,23 @@ class AsyncClient:
         if "cancel" in self.hello_result.get("caps", ()) and self._failure is None:
             cancel_id, data = self._core.request("cancel", {"id": id_})
             self._core.forget(cancel_id)
+            # Written here, not queued: the caller's cancellation may have cancelled the writer
+            # task too (it runs in the scope that entered the client), and a queued cancel
+            # would then never reach the daemon.
             with (
                 anyio.CancelScope(shield=True),
                 anyio.move_on_after(1),
-                contextlib.suppress(VenomError),
+                contextlib.suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError),
             ):
-                await self._send(data)
+                await self._write_now(data)
+
+    async def _write_now(self, data: bytes) -> None:
+        """Write what is queued plus ``data`` from the calling task, in order with the writer."""
+        assert self._stream is not None
+        async with self._write_lock:
+            chunk = bytes(self._out) + data
+            self._out.clear()
+            await self._stream.send(chunk)
 
     # -- API -------------------------------------------------------------------------------
 
