@@ -120,6 +120,8 @@ class AsyncClient:
         # The reader and writer are the group's only tasks; the group's own scope is never
         # cancelled, so exiting it just waits for them to finish.
         await tg.__aexit__(None, None, None)
+        self._frames_in.close()
+        self._frames_out.close()
         if self._stream is not None:
             with anyio.CancelScope(shield=True):
                 await self._stream.aclose()
