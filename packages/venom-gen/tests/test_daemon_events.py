@@ -59,17 +59,28 @@ def test_no_cursor_means_only_new_events() -> None:
     bus.publish("a", {})
     items, result = run(bus)
     assert items == []
-    assert result == {"last": 1}
+    assert result == {"last": 0}
 
 
 def test_cursor_older_than_the_ring_yields_a_gap_marker() -> None:
     bus = EventBus(ring_size=3)
     for _ in range(6):
         bus.publish("a", {})
-    items, _ = run(bus, cursor=0)
+    items, result = run(bus, cursor=0)
     assert items[0]["type"] == "events.gap"
-    assert json.loads(items[0]["data"]) == {"first": 1, "last": 3}
+    assert items[0]["seq"] == 3
+    assert items[0]["data"] == '{"after":0,"next":4}'
     assert [i["seq"] for i in items[1:]] == [4, 5, 6]
+    assert result == {"last": 6}
+
+
+def test_cursor_from_an_earlier_run_yields_a_gap_then_live_events() -> None:
+    bus = EventBus()
+    bus.publish("a", {})
+    items, result = run(bus, cursor=50, types=["nothing"])
+    assert [(i["type"], i["seq"]) for i in items] == [("events.gap", 1)]
+    assert items[0]["data"] == '{"after":50,"next":2}'
+    assert result == {"last": 1}
 
 
 def test_bad_glob_is_invalid_params_pattern() -> None:

@@ -64,7 +64,7 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
     def serve(rest: list[str]) -> int:
         from venom_gen.daemon.app import serve as run
 
-        return run(product, _socket_flag(rest), os.environ)
+        return run(product, _socket_flag(rest), os.environ, json_errors="--json" in rest)
 
     def doctor(rest: list[str]) -> int:
         from venom_gen.daemon.doctor_cli import run_doctor

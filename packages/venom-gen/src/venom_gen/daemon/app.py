@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import sys
@@ -94,28 +95,50 @@ def _setup_logging(tool: str) -> None:
     )
 
 
-def serve(product: Product, socket_flag: str | None, environ: Mapping[str, str]) -> int:
-    """``<tool> serve``: run the daemon in the foreground until SIGTERM or SIGINT."""
+def serve(
+    product: Product,
+    socket_flag: str | None,
+    environ: Mapping[str, str],
+    *,
+    json_errors: bool = False,
+) -> int:
+    """``<tool> serve``: run the daemon in the foreground until SIGTERM or SIGINT.
+
+    A refusal to start is logged on stderr and, with ``--json``, also printed as the
+    ``{"error": ...}`` wrapper on stdout (RFC-0002 §7.3); the exit status is its class's.
+    """
     _setup_logging(product.tool)
     log = logging.getLogger(product.tool)
+
+    def refuse(err: VenomError) -> int:
+        log.error("%s (%s)", err.message, err.code)
+        if json_errors:
+            line = json.dumps({"error": err.to_object()}, separators=(",", ":"))
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        return err.exit_code
+
     try:
         path = resolve_socket_path(product.tool, socket_flag, environ)
         app = App(product, path)
         server = app.server()
     except VenomError as err:
-        log.error("%s (%s)", err.message, err.code)
-        return err.exit_code
+        return refuse(err)
+
+    def locked(where: str) -> None:
+        # Only the daemon that won the lock writes the token (a losing racer can't clobber it),
+        # and before the socket exists, so no client ever connects without finding it.
+        app.token = install_owner_token(where)
 
     def ready(where: str) -> None:
-        # Only the daemon that won the lock writes the token, so a losing racer can't clobber it.
-        app.token = install_owner_token(where)
         log.info("listening on %s (pid %d, schema %s)", where, os.getpid(), app.digest)
+        sys.stderr.flush()
 
     try:
-        anyio.run(functools.partial(server.run, path, ready=ready), backend="asyncio")
+        run = functools.partial(server.run, path, ready=ready, on_locked=locked)
+        anyio.run(run, backend="asyncio")
     except VenomError as err:
-        log.error("%s (%s)", err.message, err.code)
-        return err.exit_code
+        return refuse(err)
     finally:
         if app.token is not None:
             remove_owner_token(path)

@@ -71,14 +71,12 @@ class EventBus:
             wakeup.set_result(None)
         return self._seq
 
-    def _after(self, seq: int) -> tuple[list[dict[str, Any]], int | None]:
-        """Retained events with seq > ``seq``, and the first lost seq if some fell off."""
+    def _after(self, seq: int) -> list[dict[str, Any]]:
+        """Retained events with seq > ``seq``, oldest first."""
         if not self._ring or self._ring[-1]["seq"] <= seq:
-            return [], None
-        oldest = self._ring[0]["seq"]
-        lost = seq + 1 if oldest > seq + 1 else None
-        start = max(0, seq + 1 - oldest)
-        return [self._ring[i] for i in range(start, len(self._ring))], lost
+            return []
+        start = max(0, seq + 1 - self._ring[0]["seq"])
+        return [self._ring[i] for i in range(start, len(self._ring))]
 
     async def _changed(self) -> None:
         if self._wakeup is None or self._wakeup.done():
@@ -86,16 +84,24 @@ class EventBus:
         await asyncio.shield(self._wakeup)
 
     async def handle(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
-        """The ``events`` verb: replay after ``cursor``, then follow live events until cancelled."""
+        """The ``events`` verb: replay after ``cursor``, then follow live events until cancelled.
+
+        Lost events (dropped from the ring, or a cursor from before a restart) are reported by
+        one ``events.gap`` item whose seq is one less than the next seq sent (rfcs/0003 §3).
+        """
         match = _compile_globs(params["types"]).match
         cursor = params.get("cursor")
         position = self._seq if cursor is None else cursor
-        last = position
+        last = 0 if cursor is None else cursor
+        if position > self._seq:  # the cursor is from an earlier daemon run
+            await call.emit(_gap(self._seq, after=position))
+            position = last = self._seq
         while True:
-            batch, lost = self._after(position)
-            if lost is not None:
-                gap = {"first": lost, "last": batch[0]["seq"] - 1}
-                await call.emit({"seq": lost, "type": GAP, "time": _now(), "data": json.dumps(gap)})
+            batch = self._after(position)
+            if batch and batch[0]["seq"] > position + 1:
+                gap_seq = batch[0]["seq"] - 1
+                await call.emit(_gap(gap_seq, after=position))
+                last = gap_seq
             for event in batch:
                 position = event["seq"]
                 if match(event["type"]):
@@ -105,3 +111,8 @@ class EventBus:
                 return {"last": last}
             if self._seq == position:
                 await self._changed()
+
+
+def _gap(seq: int, *, after: int) -> dict[str, Any]:
+    data = json.dumps({"after": after, "next": seq + 1}, separators=(",", ":"))
+    return {"seq": seq, "type": GAP, "time": _now(), "data": data}

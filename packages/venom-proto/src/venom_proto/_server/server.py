@@ -101,16 +101,18 @@ class Server:
         socket_path: str | None = None,
         *,
         ready: Callable[[str], Any] | None = None,
+        on_locked: Callable[[str], Any] | None = None,
         handle_signals: bool = True,
     ) -> None:
         """Start up (2.5 steps 1-5), serve until stopped, then shut down cleanly (steps 7-8).
 
         ``socket_path`` defaults to the resolved path for the tool (2.3); ``ready`` is called with
-        it once the socket listens. Start-up failures raise `VenomError`. Signal handlers for
+        it once the socket listens; ``on_locked`` once the lock is held, before the socket exists
+        (see `start_listening`). Start-up failures raise `VenomError`. Signal handlers for
         SIGTERM and SIGINT are installed only when running in the main thread.
         """
         path = socket_path or resolve_socket_path(self.config.tool)
-        listener = start_listening(path, self.backlog)
+        listener = start_listening(path, self.backlog, on_locked)
         loop = self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         self._stopped.clear()

@@ -8,6 +8,7 @@ import fcntl
 import os
 import socket
 import stat
+from collections.abc import Callable
 
 from venom_proto._core.errors import VenomError
 
@@ -105,28 +106,36 @@ def _write_pid(fd: int) -> None:
     os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
 
 
-def start_listening(path: str, backlog: int = 1024) -> Listener:
+def start_listening(
+    path: str, backlog: int = 1024, on_locked: Callable[[str], object] | None = None
+) -> Listener:
     """Run steps 1-5 of 2.5 for the socket ``path`` and return the live `Listener`.
+
+    ``on_locked(path)`` runs once this process holds the lock and before the socket exists, so
+    whatever it writes beside the socket (an owner token) is there before any client connects;
+    a daemon that loses the race never calls it.
 
     Raises `VenomError`: ``unavailable.path_too_long``, ``denied.insecure_path``,
     ``conflict.already_running``, ``conflict.not_a_socket``, ``failed.lock``, ``failed.bind``,
     or ``failed.startup`` for any other system error (data names the socket).
     """
     try:
-        return _start(path, backlog)
+        return _start(path, backlog, on_locked)
     except OSError as exc:
         raise VenomError(
             "failed.startup", f"cannot start on {path}: {exc.strerror or exc}", {"socket": path}
         ) from None
 
 
-def _start(path: str, backlog: int) -> Listener:
+def _start(path: str, backlog: int, on_locked: Callable[[str], object] | None) -> Listener:
     check_path_length(path)
     ensure_runtime_dir(os.path.dirname(os.path.abspath(path)))
     lock_file = lock_path(path)
     fd = acquire_lock(lock_file)
     try:
         remove_stale_socket(path)
+        if on_locked is not None:
+            on_locked(path)
         sock = bind_listener(path, backlog)
     except BaseException:
         os.close(fd)

@@ -1,0 +1,64 @@
+"""The integration suite: venom-echo booted for real, driven over the socket, the CLI and MCP.
+
+``@pytest.mark.covers(surface, verb, ...)`` names the verbs a test exercises over one surface;
+``test_integ_registry.py`` fails for any verb a surface exposes that no test names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from integration_kit import Daemon
+from integration_mcp import Mcp
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "covers(surface, *verbs): verbs a test exercises over socket, cli or mcp"
+    )
+
+
+@contextlib.contextmanager
+def _running() -> Iterator[Daemon]:
+    # Short and under /tmp: the socket path must fit in sun_path (RFC-0002 §2.3).
+    root = Path(tempfile.mkdtemp(prefix="vi", dir="/tmp"))
+    d = Daemon(root)
+    try:
+        d.start()
+        yield d
+    finally:
+        d.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def daemon() -> Iterator[Daemon]:
+    """One running daemon shared by tests that leave its configuration alone."""
+    with _running() as d:
+        yield d
+
+
+@pytest.fixture
+def own_daemon() -> Iterator[Daemon]:
+    """A daemon of the test's own (its config may change), stopped after the test."""
+    with _running() as d:
+        yield d
+
+
+@pytest.fixture(scope="session")
+def mcp_session(daemon: Daemon) -> Iterator[Mcp]:
+    """One ``venom-echo mcp`` adapter session on the shared daemon."""
+    m = Mcp(daemon)
+    try:
+        yield m
+    finally:
+        m.close()
