@@ -12,6 +12,7 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "lint", "types", "isolation", "integration", "conformance"]
 
 PACKAGES = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp", "venom-echo")
+EXAMPLES = ("venom-notes",)
 PYTHON = "3.11"
 
 
@@ -44,6 +45,7 @@ def tests(session: nox.Session) -> None:
         "--ignore=tests/integration",
         "--ignore=tests/conformance",
         *(f"packages/{p}/tests" for p in PACKAGES),
+        *(f"examples/{e}/tests" for e in EXAMPLES),
     )
 
 
@@ -81,6 +83,8 @@ def types(session: nox.Session) -> None:
         session.run("mypy", *target)
     for package in PACKAGES:
         session.run("mypy", f"packages/{package}/tests")
+    for example in EXAMPLES:
+        session.run("mypy", f"examples/{example}/src", f"examples/{example}/tests")
 
 
 @nox.session(python=PYTHON)
@@ -92,9 +96,17 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
-    """Black-box RFC conformance suite; `-- --daemon CMD` checks another implementation."""
+    """Black-box RFC conformance suite; `-- --tool T --daemon CMD --cli CMD` checks another daemon.
+
+    Without options it checks venom-echo, then venom-notes (a second product built on the
+    toolkit, proving the suite is not tied to venom-echo).
+    """
     sync(session, "--all-packages")
-    pytest(session, "tests/conformance")
+    if session.posargs:
+        session.run("pytest", "tests/conformance", *session.posargs)
+        return
+    session.run("pytest", "tests/conformance")
+    session.run("pytest", "tests/conformance", "--tool", "venom-notes", "-p", "no:cacheprovider")
 
 
 @nox.session(python=PYTHON)

@@ -16,7 +16,7 @@ import typer
 
 from venom_gen.devcli import _generate
 from venom_gen.devcli._output import ManifestArg, PythonOpt, guarded, say, write_stdout
-from venom_gen.devcli._source import load
+from venom_gen.devcli._source import DevCliError, load
 from venom_gen.devcli.artifacts import normalized_json
 from venom_schema.canonical import digest as schema_digest
 from venom_schema.manifest import ManifestError
@@ -81,6 +81,34 @@ def zon(
     value = zon_to_json(parse_zon(data, "<stdin>" if name == "-" else name))
     indent = None if compact else 2
     write_stdout(json.dumps(value, ensure_ascii=False, indent=indent) + "\n")
+
+
+@app.command()
+@guarded
+def new(
+    name: Annotated[str, typer.Argument(help="The tool name, e.g. venom-foo.")],
+    dest: Annotated[
+        Path | None,
+        typer.Option(
+            "--dest",
+            metavar="DIR",
+            file_okay=False,
+            help="The project directory (default: ./NAME).",
+        ),
+    ] = None,
+    standalone: Annotated[
+        bool, typer.Option("--standalone", help="A project outside the uv workspace.")
+    ] = False,
+) -> None:
+    """Scaffold a product package that passes its own tests."""
+    from venom_gen.scaffold import ScaffoldError, scaffold_product
+
+    target = dest if dest is not None else Path(name)
+    try:
+        paths = scaffold_product(name, target, standalone=standalone)
+    except ScaffoldError as exc:
+        raise DevCliError(str(exc)) from None
+    say(f"created {name} in {target}: {len(paths)} files")
 
 
 app.command()(guarded(_generate.catalog))

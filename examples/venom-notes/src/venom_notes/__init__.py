@@ -1,0 +1,3 @@
+"""venom-notes."""
+
+__all__: tuple[str, ...] = ()

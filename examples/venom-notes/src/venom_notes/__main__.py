@@ -1,0 +1,24 @@
+"""The one binary of venom-notes.
+
+``serve`` runs the daemon, ``mcp`` the MCP server; anything else is the CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from venom_gen.product import product_main
+
+# isort: split
+from venom_notes.product import PRODUCT
+
+__all__ = ("main",)
+
+
+def main() -> int:
+    """Console-script entry point."""
+    return product_main(PRODUCT)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""`scaffold_product`: the layout, name checks, and a scaffolded project passing its own tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from venom_gen.scaffold import ScaffoldError, module_name, scaffold_product
+from venom_gen.scaffold.__main__ import main as scaffold_main
+from venom_schema.manifest import load_manifest
+from venom_schema.model_cache import read_model
+
+
+def _relative(paths: list[Path], root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in paths}
+
+
+def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
+    root = tmp_path / "venom-foo"
+    written = _relative(scaffold_product("venom-foo", root, standalone=False), root)
+    assert {
+        "pyproject.toml",
+        "README.md",
+        "src/venom_foo/__init__.py",
+        "src/venom_foo/__main__.py",
+        "src/venom_foo/product.py",
+        "src/venom_foo/handlers.py",
+        "src/venom_foo/verbs.zon",
+        "src/venom_foo/verbs.model.json",
+        "src/venom_foo/py.typed",
+        "src/venom_foo/generated/docs/venom-foo.md",
+        "src/venom_foo/generated/man/venom-foo-greet.1",
+        "src/venom_foo/generated/completions/venom-foo.bash",
+        "tests/conftest.py",
+        "tests/venom_foo_kit.py",
+        "tests/test_venom_foo_model.py",
+        "tests/test_venom_foo_surfaces.py",
+    } <= written
+    on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+    assert on_disk == written
+
+
+def test_workspace_member_takes_venom_mcp_from_the_workspace(tmp_path: Path) -> None:
+    scaffold_product("venom-foo", tmp_path / "p", standalone=False)
+    project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
+    assert project["project"]["name"] == "venom-foo"
+    assert project["project"]["scripts"] == {"venom-foo": "venom_foo.__main__:main"}
+    assert project["tool"]["uv"]["sources"] == {"venom-mcp": {"workspace": True}}
+
+
+def test_standalone_takes_venom_mcp_from_the_index(tmp_path: Path) -> None:
+    scaffold_product("venom-foo", tmp_path / "p", standalone=True)
+    project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
+    assert project["project"]["dependencies"] == ["venom-mcp>=0.1,<0.2"]
+    assert "uv" not in project.get("tool", {})
+
+
+def test_model_is_compiled_and_valid(tmp_path: Path) -> None:
+    """RFC-0004 §2: the scaffolded manifest validates; its model cache is fresh."""
+    scaffold_product("venom-foo", tmp_path / "p", standalone=True)
+    package = tmp_path / "p" / "src" / "venom_foo"
+    model = load_manifest(package / "verbs.zon")
+    assert read_model(package / "verbs.model.json") == model
+    assert model["tool"] == "venom-foo"
+    assert "greet" in {v["name"] for v in model["verbs"]}
+
+
+@pytest.mark.parametrize("name", ["Venom", "1venom", "venom_foo", "", "a" * 33, "venom foo"])
+def test_bad_tool_names_are_refused(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ScaffoldError, match="not a tool name"):
+        scaffold_product(name, tmp_path / "p", standalone=True)
+    assert not (tmp_path / "p").exists()
+
+
+def test_a_keyword_module_name_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ScaffoldError, match="Python module name"):
+        scaffold_product("class", tmp_path / "p", standalone=True)
+
+
+def test_a_non_empty_destination_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("mine")
+    with pytest.raises(ScaffoldError, match="not an empty directory"):
+        scaffold_product("venom-foo", tmp_path, standalone=True)
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_an_empty_destination_is_used(tmp_path: Path) -> None:
+    scaffold_product("venom-foo", tmp_path, standalone=True)
+    assert (tmp_path / "src" / "venom_foo" / "verbs.zon").is_file()
+
+
+def test_module_name() -> None:
+    assert module_name("venom-foo-bar") == "venom_foo_bar"
+
+
+def test_command_line_reports_errors_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert scaffold_main(["Bad"]) == 1
+    assert capsys.readouterr().err.startswith("venom-gen: 'Bad' is not a tool name")
+    assert scaffold_main(["venom-foo", "--dest", str(tmp_path / "p")]) == 0
+    assert "created venom-foo" in capsys.readouterr().out
+
+
+def _run(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_scaffolded_project_passes_its_own_tests(tmp_path: Path) -> None:
+    """The acceptance criterion: no edits needed. Socket, CLI and MCP are exercised for real."""
+    root = tmp_path / "venom-foo"
+    scaffold_product("venom-foo", root, standalone=True)
+    pytest_argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]
+    run = _run(pytest_argv, root, PYTHONPATH=str(root / "src"))
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "9 passed" in run.stdout
+
+
+def test_scaffolded_code_is_ruff_clean_even_with_the_longest_name(tmp_path: Path) -> None:
+    """House lint rules and formatting hold for a 32-character tool name."""
+    name = "v" + "x-" * 15 + "y"
+    scaffold_product(name, tmp_path / "p", standalone=True)
+    rules = "E,F,W,I,UP,B,SIM,RUF,PT,C4,PIE,RET,TID"
+    ruff = [sys.executable, "-m", "ruff"]
+    lint = _run([*ruff, "check", "--no-cache", "--select", rules, "."], tmp_path / "p")
+    assert lint.returncode == 0, lint.stdout
+    fmt = _run([*ruff, "format", "--no-cache", "--check", "."], tmp_path / "p")
+    assert fmt.returncode == 0, fmt.stdout

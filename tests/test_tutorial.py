@@ -1,0 +1,290 @@
+"""docs/tutorial.md is executed, so it cannot drift from the code.
+
+The format (also stated at the top of the tutorial):
+
+- A fenced block whose info string is ``console`` runs: each ``$ command`` line (a trailing ``\\``
+  continues it on the next line) is run by ``bash -c`` in a scratch directory, and the lines up
+  to the next command are its expected output (stdout and stderr together, as in a terminal).
+  Lines are compared exactly after stripping trailing blanks, except that ``...`` inside a line
+  matches any text and a line that is only ``...`` matches any number of lines. A command must
+  exit 0 (write ``|| echo "exit status $?"`` to show a failure).
+- ``$ export NAME=value`` sets the variable for the commands after it.
+- ``$ command &`` starts a daemon in the background; the next command runs once a new owner
+  token and a listening socket appear in ``$XDG_RUNTIME_DIR/venom``.
+- A fenced block with ``file=PATH`` in its info string is written to PATH (in the scratch
+  directory) when reached. Other blocks (``shell``, ``python`` without ``file=``) are prose.
+
+The run gets private ``HOME`` and ``XDG_*`` directories and the workspace's ``bin`` on PATH.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+REPO = Path(__file__).resolve().parents[1]
+TUTORIAL = REPO / "docs" / "tutorial.md"
+EXAMPLE = REPO / "examples" / "venom-notes"
+#: Files the tutorial writes that must be byte for byte those of examples/venom-notes.
+SAME_AS_EXAMPLE = {
+    "notes/src/venom_notes/verbs.zon": "src/venom_notes/verbs.zon",
+    "notes/src/venom_notes/store.py": "src/venom_notes/store.py",
+    "notes/src/venom_notes/handlers.py": "src/venom_notes/handlers.py",
+}
+COMMAND_TIMEOUT = 90.0
+READY_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class FileStep:
+    line: int
+    path: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandStep:
+    line: int
+    command: str
+    expected: tuple[str, ...]
+
+
+Step = FileStep | CommandStep
+
+
+def parse_console(content: str, first_line: int) -> list[CommandStep]:
+    """The ``$ command`` lines of one console block and the output lines after each."""
+    steps: list[CommandStep] = []
+    lines = content.splitlines()
+    i = 0
+    while i < len(lines):
+        if not lines[i].startswith("$ "):
+            raise ValueError(f"tutorial line {first_line + i}: output before any command")
+        start, command = i, lines[i][2:]
+        while command.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            command = command[:-1] + "\n" + lines[i]
+        i += 1
+        expected: list[str] = []
+        while i < len(lines) and not lines[i].startswith("$ "):
+            expected.append(lines[i].rstrip())
+            i += 1
+        steps.append(CommandStep(first_line + start, command, tuple(expected)))
+    return steps
+
+
+def parse_tutorial(markdown: str) -> list[Step]:
+    """Every executed step of the tutorial, in order."""
+    steps: list[Step] = []
+    for token in MarkdownIt().parse(markdown):
+        if token.type != "fence" or token.map is None:
+            continue
+        words = token.info.split()
+        first_line = token.map[0] + 2  # 1-based, after the opening fence
+        target = next((w.partition("=")[2] for w in words if w.startswith("file=")), None)
+        if target is not None:
+            steps.append(FileStep(first_line, target, token.content))
+        elif words[:1] == ["console"]:
+            steps.extend(parse_console(token.content, first_line))
+    return steps
+
+
+def output_pattern(expected: tuple[str, ...]) -> re.Pattern[str]:
+    """A regex for the whole output: ``...`` lines match any lines, ``...`` in a line any text."""
+    parts = []
+    for line in expected:
+        if line == "...":
+            parts.append(r"(?:[^\n]*\n)*?")
+        else:
+            parts.append(r"[^\n]*?".join(re.escape(piece) for piece in line.split("...")) + r"\n")
+    return re.compile("".join(parts))
+
+
+def output_matches(expected: tuple[str, ...], output: str) -> bool:
+    """Whether ``output`` (trailing blanks per line ignored) is what ``expected`` shows."""
+    normalized = "".join(line.rstrip() + "\n" for line in output.splitlines())
+    return output_pattern(expected).fullmatch(normalized) is not None
+
+
+class Runner:
+    """Runs the steps in a scratch directory with private XDG directories."""
+
+    def __init__(self, root: Path) -> None:
+        self.work = root / "work"
+        self.work.mkdir()
+        runtime = root / "run"
+        runtime.mkdir(mode=0o700)
+        self.venom_dir = runtime / "venom"
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("VENOM_", "XDG_"))}
+        env.pop("PYTHONPATH", None)
+        env.update(
+            PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
+            HOME=str(root / "home"),
+            XDG_RUNTIME_DIR=str(runtime),
+            XDG_DATA_HOME=str(root / "data"),
+            XDG_CONFIG_HOME=str(root / "config"),
+            XDG_STATE_HOME=str(root / "state"),
+            XDG_CACHE_HOME=str(root / "cache"),
+        )
+        self.env = env
+        self.background: list[subprocess.Popen[bytes]] = []
+
+    def write(self, step: FileStep) -> None:
+        path = self.work / step.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(step.text, encoding="utf-8")
+
+    def _tokens(self) -> dict[Path, tuple[int, int]]:
+        found = self.venom_dir.glob("*.token") if self.venom_dir.is_dir() else ()
+        return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in found}
+
+    def _ready(self, before: dict[Path, tuple[int, int]]) -> bool:
+        for token, stamp in self._tokens().items():
+            if before.get(token) != stamp:
+                try:
+                    with socket.socket(socket.AF_UNIX) as s:
+                        s.connect(str(token.with_suffix(".sock")))
+                    return True
+                except OSError:
+                    pass
+        return False
+
+    def start(self, step: CommandStep) -> None:
+        before = self._tokens()
+        proc = subprocess.Popen(
+            ["bash", "-c", step.command.removesuffix("&").strip()],
+            cwd=self.work,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # bash's "Killed" notice after the kill -9 step
+            start_new_session=True,  # its own process group, so cleanup reaches everything
+        )
+        self.background.append(proc)
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not self._ready(before):
+            assert proc.poll() is None, f"line {step.line}: {step.command!r} exited early"
+            assert time.monotonic() < deadline, f"line {step.line}: no daemon came up"
+            time.sleep(0.02)
+
+    def run(self, step: CommandStep) -> None:
+        if step.command.endswith("&"):
+            self.start(step)
+            assert step.expected == (), f"line {step.line}: background output is not shown"
+            return
+        export = re.fullmatch(r"export ([A-Za-z_][A-Za-z0-9_]*)=.*", step.command)
+        script = step.command
+        if export:
+            script += f'\nprintf %s "${export.group(1)}"'
+        done = subprocess.run(
+            ["bash", "-c", script],
+            cwd=self.work,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=COMMAND_TIMEOUT,
+            check=False,
+        )
+        output = done.stdout.decode("utf-8", errors="replace")
+        where = f"docs/tutorial.md line {step.line}: $ {step.command}"
+        assert done.returncode == 0, f"{where}\nexit status {done.returncode}\n{output}"
+        if export:
+            self.env[export.group(1)] = output
+            return
+        shown = "\n".join(step.expected)
+        report = f"{where}\n--- expected\n{shown}\n--- got\n{output}"
+        assert output_matches(step.expected, output), report
+
+    def close(self) -> None:
+        for proc in self.background:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(READY_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(READY_TIMEOUT)
+
+
+@pytest.fixture
+def runner() -> Iterator[Runner]:
+    # /tmp, not pytest's tmp_path: the daemon's socket path must fit in sun_path.
+    root = Path(tempfile.mkdtemp(prefix="vt", dir="/tmp"))
+    r = Runner(root)
+    try:
+        yield r
+    finally:
+        r.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_the_tutorial_runs_as_written(runner: Runner) -> None:
+    """Every console block, in order, against a real daemon, with the outputs it shows."""
+    missing = [tool for tool in ("bash", "socat", "jq") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"the tutorial needs {', '.join(missing)}")
+    for step in parse_tutorial(TUTORIAL.read_text(encoding="utf-8")):
+        if isinstance(step, FileStep):
+            runner.write(step)
+        else:
+            runner.run(step)
+
+
+def test_tutorial_files_are_the_example_files() -> None:
+    """The code the reader types is the code of examples/venom-notes, byte for byte."""
+    files = {
+        s.path: s.text
+        for s in parse_tutorial(TUTORIAL.read_text(encoding="utf-8"))
+        if isinstance(s, FileStep)
+    }
+    for written, example in SAME_AS_EXAMPLE.items():
+        assert written in files, f"the tutorial no longer writes {written}"
+        assert files[written] == (EXAMPLE / example).read_text(encoding="utf-8"), written
+
+
+def test_console_blocks_parse_into_commands_and_outputs() -> None:
+    markdown = "text\n\n```console\n$ echo a \\\n  b\na b\n$ true\n```\n\n```shell\n$ no\n```\n"
+    assert parse_tutorial(markdown) == [
+        CommandStep(4, "echo a \n  b", ("a b",)),
+        CommandStep(7, "true", ()),
+    ]
+
+
+def test_file_blocks_are_steps() -> None:
+    markdown = "```python file=x/y.py\nprint(1)\n```\n"
+    assert parse_tutorial(markdown) == [FileStep(2, "x/y.py", "print(1)\n")]
+
+
+@pytest.mark.parametrize(
+    ("expected", "output", "matches"),
+    [
+        (("a", "b"), "a\nb\n", True),
+        (("a", "b"), "a\nb", True),
+        (("a", "b"), "a\nb\nc\n", False),
+        (("a",), "a  \n", True),
+        (('{"id":1,"created":"..."}',), '{"id":1,"created":"2026-01-01T00:00:00Z"}\n', True),
+        (('{"id":1,"created":"..."}',), '{"id":2,"created":"x"}\n', False),
+        (("...", "9 passed in ..."), "....\n9 passed in 1.2s\n", True),
+        (("...", "9 passed in ..."), "9 passed in 1.2s\n", True),
+        (("...", "9 passed in ..."), "8 passed in 1.2s\n", False),
+        (("x...",), "x\ny\n", False),  # an in-line ... never spans lines
+        ((), "", True),
+        ((), "surprise\n", False),
+    ],
+)
+def test_output_matching(expected: tuple[str, ...], output: str, matches: bool) -> None:
+    assert output_matches(expected, output) is matches
