@@ -1,9 +1,16 @@
-"""Shared pieces of the benchmarks: daemons in subprocesses, load clients, result rows."""
+"""Shared pieces of the benchmarks: result rows, daemons in subprocesses, the load client.
+
+Every subprocess gets a timeout, every daemon is stopped in a ``finally``, and every temporary
+directory is removed, so an interrupted or failing bench leaves nothing behind.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import json
+import math
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -13,8 +20,34 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
-__all__ = ("Row", "daemon", "median_ms", "pipelined_rate", "sequential_latencies", "wait_socket")
+__all__ = (
+    "PYTHON",
+    "ROOT",
+    "Daemon",
+    "Row",
+    "daemon",
+    "echo_argv",
+    "isolated_env",
+    "load_client",
+    "median",
+    "process_cpu",
+    "run_daemon",
+    "short_tmpdir",
+    "wait_socket",
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The interpreter running the bench: the workspace venv's python under nox and `uv run`.
+PYTHON = sys.executable
+VENV_BIN = Path(sys.executable).parent
+
+#: How a row's ratio is judged against its floor.
+#: ``min``: ours/baseline >= floor (rates); ``max``: ours/baseline <= floor (times);
+#: ``added``: ours - baseline <= floor (an absolute budget, e.g. milliseconds of latency);
+#: ``info``: orientation figure, never judged.
+Check = Literal["min", "max", "added", "info"]
 
 
 @dataclass(frozen=True)
@@ -25,50 +58,49 @@ class Row:
     ours: float
     baseline: float
     unit: str
-    higher_is_better: bool
-    floor: float  # the issue's floor on ours/baseline (or baseline/ours when lower is better)
+    check: Check
+    floor: float | None = None
+    note: str = ""
 
     @property
     def ratio(self) -> float:
         return self.ours / self.baseline if self.baseline else float("nan")
 
     @property
-    def ok(self) -> bool:
-        if self.higher_is_better:
-            return self.ratio >= self.floor
-        return self.ratio <= self.floor
+    def verdict(self) -> str:
+        """``PASS``/``MISS`` against the floor, ``-`` for orientation rows."""
+        if self.check == "info" or self.floor is None:
+            return "-"
+        if self.check == "min":
+            ok = self.ratio >= self.floor
+        elif self.check == "max":
+            ok = self.ratio <= self.floor
+        else:
+            ok = self.ours - self.baseline <= self.floor
+        return "PASS" if ok else "MISS"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "ours": self.ours,
+            "baseline": self.baseline,
+            "unit": self.unit,
+            "ratio": None if math.isnan(self.ratio) else round(self.ratio, 4),
+            "check": self.check,
+            "floor": self.floor,
+            "verdict": self.verdict,
+            "note": self.note,
+        }
 
 
-def wait_socket(path: str, timeout: float = 10.0) -> None:
-    """Block until something accepts connections at ``path``."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
-            s.connect(path)
-            return
-        time.sleep(0.02)
-    raise TimeoutError(f"nothing listening at {path}")
+def median(samples: Sequence[float]) -> float:
+    return statistics.median(samples)
 
 
-@contextlib.contextmanager
-def daemon(argv: Sequence[str], sock: str, env: dict[str, str] | None = None) -> Iterator[None]:
-    """Run a daemon subprocess serving at ``sock`` for the duration of the block."""
-    proc = subprocess.Popen(
-        list(argv),
-        env={**os.environ, **(env or {})},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_socket(sock)
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+def percentile(samples: Sequence[float], q: float) -> float:
+    """The ``q`` quantile (0..1) by nearest rank."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 @contextlib.contextmanager
@@ -79,82 +111,108 @@ def short_tmpdir() -> Iterator[Path]:
         yield Path(d)
 
 
-def _connect(path: str, hello: bytes | None) -> socket.socket:
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(path)
-    if hello:
-        s.sendall(hello)
-        _read_lines(s, 1)
-    return s
+def isolated_env(tmp: Path) -> dict[str, str]:
+    """The environment for daemons and clients: runtime and config dirs inside ``tmp``.
+
+    Bytecode caching is switched on even where the caller set PYTHONDONTWRITEBYTECODE: an
+    installed product has its .pyc files, and without them every process start would compile
+    our modules from source (the first run writes the usual, git-ignored ``__pycache__``).
+    """
+    env = dict(os.environ)
+    env.update(
+        XDG_RUNTIME_DIR=str(tmp),
+        XDG_CONFIG_HOME=str(tmp / "config"),
+        PYTHONPATH=str(ROOT),
+        VENOM_ECHO_LOG="warning",
+    )
+    env.pop("VENOM_ECHO_SOCKET", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
 
 
-def _read_lines(s: socket.socket, n: int) -> None:
-    seen = 0
-    while seen < n:
-        chunk = s.recv(1 << 20)
-        if not chunk:
-            raise ConnectionError("daemon closed the connection")
-        seen += chunk.count(b"\n")
+def wait_socket(path: str, proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
+    """Block until something accepts connections at ``path`` (or the daemon dies)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daemon exited with {proc.returncode} before listening")
+        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
+            s.connect(path)
+            return
+        time.sleep(0.02)
+    raise TimeoutError(f"nothing listening at {path}")
 
 
-HELLO = b'{"id":0,"verb":"hello","params":{"proto":[1]}}\n'
+@dataclass(frozen=True)
+class Daemon:
+    """A running daemon: its name in the tables, its socket and its process id."""
+
+    name: str
+    sock: str
+    pid: int
 
 
-def request(i: int) -> bytes:
-    return b'{"id":%d,"verb":"echo","params":{"text":"hello world"}}\n' % i
+@contextlib.contextmanager
+def run_daemon(name: str, argv: Sequence[str], sock: str, env: dict[str, str]) -> Iterator[Daemon]:
+    """Run a daemon subprocess serving at ``sock`` for the duration of the block."""
+    proc = subprocess.Popen(
+        list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_socket(sock, proc)
+        yield Daemon(name, sock, proc.pid)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
 
 
-def pipelined_rate(path: str, n: int = 100_000, hello: bytes | None = HELLO) -> float:
-    """Requests per second for one connection sending ``n`` requests without waiting."""
-    payload = b"".join(request(i) for i in range(n))
-    with _connect(path, hello) as s:
-        import threading
-
-        t0 = time.perf_counter()
-        sender = threading.Thread(target=s.sendall, args=(payload,))
-        sender.start()
-        _read_lines(s, n)
-        elapsed = time.perf_counter() - t0
-        sender.join()
-    return n / elapsed
+@contextlib.contextmanager
+def daemon(argv: Sequence[str], sock: str, env: dict[str, str] | None = None) -> Iterator[None]:
+    """``run_daemon`` with the inherited environment (the interface bench_mcp.py uses)."""
+    with run_daemon("daemon", argv, sock, {**os.environ, **(env or {})}):
+        yield
 
 
-def sequential_latencies(path: str, n: int = 3000, hello: bytes | None = HELLO) -> list[float]:
-    """Round-trip times in seconds, one request at a time on one connection."""
-    out = []
-    with _connect(path, hello) as s:
-        for i in range(n):
-            req = request(i)
-            t0 = time.perf_counter()
-            s.sendall(req)
-            _read_lines(s, 1)
-            out.append(time.perf_counter() - t0)
-    return out
+def process_cpu(pid: int) -> float:
+    """User+sys CPU seconds a live process has used so far (Linux ``/proc``)."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        # Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+        fields = f.read().rsplit(b")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
+def echo_argv(sock: str) -> list[str]:
+    """The product daemon, started through its console script like a user would."""
+    return [str(VENV_BIN / "venom-echo"), "serve", "--socket", sock]
 
 
-def many_clients_rate(path: str, clients: int = 100, each: int = 1000) -> float:
-    """Aggregate requests per second over ``clients`` connections, each pipelining ``each``."""
-    code = (
-        "import sys,socket,time\n"
-        "sys.path.insert(0, %r)\n"
-        "from bench._util import _connect, _read_lines, request, HELLO\n"
-        "p, c, e = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])\n"
-        "socks = [_connect(p, HELLO) for _ in range(c)]\n"
-        "payload = b''.join(request(i) for i in range(e))\n"
-        "t0 = time.perf_counter()\n"
-        "for s in socks: s.sendall(payload)\n"
-        "for s in socks: _read_lines(s, e)\n"
-        "print(c * e / (time.perf_counter() - t0))\n"
-    ) % str(Path(__file__).resolve().parents[1])
+def demo_argv(sock: str) -> list[str]:
+    return [PYTHON, "-m", "venom_proto.demo", "--socket", sock]
+
+
+def baseline_argv(sock: str) -> list[str]:
+    return [PYTHON, str(ROOT / "bench" / "baseline_server.py"), sock]
+
+
+def load_client(mode: str, *args: object, env: dict[str, str], timeout: float = 120) -> Any:
+    """Run ``bench/load_client.py MODE ARGS`` in its own process; return its JSON answer.
+
+    A separate process keeps the load generator's work off the bench's own interpreter, so
+    on a 2-core machine the daemon and the client each get a core.
+    """
     out = subprocess.run(
-        [sys.executable, "-c", code, path, str(clients), str(each)],
+        [PYTHON, str(ROOT / "bench" / "load_client.py"), mode, *map(str, args)],
+        env=env,
         capture_output=True,
         text=True,
-        check=True,
-        timeout=300,
+        timeout=timeout,
+        check=False,
     )
-    return float(out.stdout.strip())
+    if out.returncode != 0:
+        raise RuntimeError(f"load client {mode} failed: {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout)

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m bench` (or `nox -s bench`); see docs/benchmarks.md."""
