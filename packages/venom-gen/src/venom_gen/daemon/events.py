@@ -24,9 +24,34 @@ _PATTERN = re.compile(r"[a-z0-9_.*]+\Z")
 GAP = "events.gap"
 
 
-def _now() -> str:
-    t = time.time()
+def _rfc3339(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
+
+
+def _now() -> str:
+    return _rfc3339(time.time())
+
+
+class _Event:
+    """One retained event. Publishing only records it: the item (time text, compact JSON data)
+    is built when a subscriber is sent it, so a daemon nobody listens to pays almost nothing.
+    """
+
+    __slots__ = ("_item", "data", "seq", "time", "type")
+
+    def __init__(self, seq: int, type_: str, data: Mapping[str, Any]) -> None:
+        self.seq = seq
+        self.type = type_
+        self.time = time.time()
+        self.data = data
+        self._item: dict[str, Any] | None = None
+
+    def item(self) -> dict[str, Any]:
+        if self._item is None:
+            data = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
+            self._item = {"seq": self.seq, "type": self.type, "time": _rfc3339(self.time),
+                          "data": data}  # fmt: skip
+        return self._item
 
 
 def _compile_globs(types: Iterable[str]) -> re.Pattern[str]:
@@ -46,7 +71,7 @@ class EventBus:
     """Publishes events with a strictly increasing ``seq`` and serves ``events`` subscriptions."""
 
     def __init__(self, ring_size: int = 4096) -> None:
-        self._ring: deque[dict[str, Any]] = deque(maxlen=ring_size)
+        self._ring: deque[_Event] = deque(maxlen=ring_size)
         self._seq = 0
         self._wakeup: asyncio.Future[None] | None = None
 
@@ -58,24 +83,17 @@ class EventBus:
     def publish(self, type_: str, data: Mapping[str, Any]) -> int:
         """Record an event and wake subscribers; returns its seq. Never blocks."""
         self._seq += 1
-        self._ring.append(
-            {
-                "seq": self._seq,
-                "type": type_,
-                "time": _now(),
-                "data": json.dumps(data, separators=(",", ":"), ensure_ascii=False),
-            }
-        )
+        self._ring.append(_Event(self._seq, type_, data))
         wakeup, self._wakeup = self._wakeup, None
         if wakeup is not None and not wakeup.done():
             wakeup.set_result(None)
         return self._seq
 
-    def _after(self, seq: int) -> list[dict[str, Any]]:
+    def _after(self, seq: int) -> list[_Event]:
         """Retained events with seq > ``seq``, oldest first."""
-        if not self._ring or self._ring[-1]["seq"] <= seq:
+        if not self._ring or self._ring[-1].seq <= seq:
             return []
-        start = max(0, seq + 1 - self._ring[0]["seq"])
+        start = max(0, seq + 1 - self._ring[0].seq)
         return [self._ring[i] for i in range(start, len(self._ring))]
 
     async def _changed(self) -> None:
@@ -98,14 +116,14 @@ class EventBus:
             position = last = self._seq
         while True:
             batch = self._after(position)
-            if batch and batch[0]["seq"] > position + 1:
-                gap_seq = batch[0]["seq"] - 1
+            if batch and batch[0].seq > position + 1:
+                gap_seq = batch[0].seq - 1
                 await call.emit(_gap(gap_seq, after=position))
                 last = gap_seq
             for event in batch:
-                position = event["seq"]
-                if match(event["type"]):
-                    await call.emit(event)
+                position = event.seq
+                if match(event.type):
+                    await call.emit(event.item())
                     last = position
             if not params["follow"]:
                 return {"last": last}
