@@ -79,7 +79,10 @@ def types(session: nox.Session) -> None:
     session.run("mypy", "noxfile.py", "bench", *(f"packages/{p}/src" for p in PACKAGES))
     # One run per test tree: each has its own conftest module.
     tests = [str(p) for p in Path("tests").glob("*.py")]
-    for target in (tests, ["tests/conformance"], ["tests/integration"]):
+    for target in (
+        tests,
+        *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak")),
+    ):
         session.run("mypy", *target)
     for package in PACKAGES:
         session.run("mypy", f"packages/{package}/tests")
@@ -114,6 +117,27 @@ def bench(session: nox.Session) -> None:
     """Benchmarks against baselines started in the same run; prints ratios."""
     sync(session, "--all-packages")
     session.run("python", "-m", "bench", *session.posargs, env={"PYTHONPATH": os.getcwd()})
+
+
+@nox.session(python=PYTHON)
+def fuzz(session: nox.Session) -> None:
+    """Every fuzzer, long: FUZZ_EXAMPLES inputs in total (default 1,000,000; CI runs 100,000)."""
+    sync(session, "--all-packages")
+    n = os.environ.get("FUZZ_EXAMPLES", "1000000")
+    session.run(
+        "pytest", "tests/fuzz", "-q", "--timeout=1800", *session.posargs,
+        env={"FUZZ_EXAMPLES": n},
+    )  # fmt: skip
+
+
+@nox.session(python=PYTHON)
+def soak(session: nox.Session) -> None:
+    """Load and fault scenarios at full size against a real venom-echo (tmpfs needs root)."""
+    sync(session, "--all-packages")
+    session.run(
+        "pytest", "tests/soak", "-q", "--timeout=900", *session.posargs,
+        env={"SOAK_SCALE": "full"},
+    )  # fmt: skip
 
 
 @nox.session(python=PYTHON)

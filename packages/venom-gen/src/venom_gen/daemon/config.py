@@ -164,16 +164,18 @@ class ConfigStore:
         return {"key": key, "value": _compact(self._lookup(key))}
 
     def _write(self, text: str) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=self.path.parent)
+        tmp: str | None = None
         try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=self.path.parent)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path)
         except OSError as exc:
-            Path(tmp).unlink(missing_ok=True)
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
             raise VenomError(
                 "failed.write",
                 f"cannot write {self.path}: {exc.strerror or exc}",

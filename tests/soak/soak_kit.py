@@ -1,0 +1,221 @@
+"""Harness of the load and fault suite: the real ``venom-echo serve`` daemon and raw clients.
+
+``SOAK_SCALE=full`` runs every scenario at the size issue 8 names (the nox ``soak`` session);
+anything else (the default, ``ci``) runs the same scenarios smaller, to fit CI. Figures measured
+by the tests are collected in `FIGURES` and printed in the terminal summary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = (
+    "FD_LIMIT",
+    "FIGURES",
+    "FULL",
+    "TIMEOUT",
+    "EchoDaemon",
+    "LineConn",
+    "hello_line",
+    "raise_fd_limit",
+    "request_line",
+    "scale",
+)
+
+FULL = os.environ.get("SOAK_SCALE", "ci") == "full"
+TIMEOUT = 30.0
+FD_LIMIT = 8192
+#: name -> value; printed at the end of the run (see conftest.py).
+FIGURES: dict[str, Any] = {}
+_BIN = Path(sys.executable).parent
+
+
+def scale(ci: int, full: int) -> int:
+    """The size of a scenario: ``full`` under ``SOAK_SCALE=full``, else ``ci``."""
+    return full if FULL else ci
+
+
+def raise_fd_limit(limit: int = FD_LIMIT) -> None:
+    """Raise RLIMIT_NOFILE's soft limit to ``limit`` (capped by the hard limit)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def request_line(id_: int | str, verb: str, params: dict[str, Any] | None = None) -> bytes:
+    return json.dumps({"id": id_, "verb": verb, "params": params or {}}).encode() + b"\n"
+
+
+def hello_line(*caps: str, token: str | None = None, id_: int | str = "h") -> bytes:
+    params: dict[str, Any] = {"proto": [1], "client": {"name": "soak", "version": "0"}}
+    params["caps"] = list(caps)
+    if token is not None:
+        params["auth"] = {"token": token}
+    return request_line(id_, "hello", params)
+
+
+class EchoDaemon:
+    """One ``venom-echo serve --socket PATH`` on a private 0700 directory under /tmp."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root or Path(tempfile.mkdtemp(prefix="vk", dir="/tmp"))
+        self.root.chmod(0o700)
+        self.socket = str(self.root / "s.sock")
+        self.lock = self.root / "s.lock"
+        self.token_file = self.root / "s.token"
+        self.config_home = self.root / "cfg"
+        self.env = {
+            **os.environ,
+            "XDG_RUNTIME_DIR": str(self.root),
+            "XDG_CONFIG_HOME": str(self.config_home),
+            "HOME": str(self.root),
+        }
+        self.env.pop("VENOM_ECHO_SOCKET", None)
+        self.proc: subprocess.Popen[bytes] | None = None
+        #: Whether the token file existed when the socket first accepted a connection.
+        self.token_at_connect: bool | None = None
+
+    @property
+    def argv(self) -> list[str]:
+        return [str(_BIN / "venom-echo"), "serve", "--socket", self.socket]
+
+    def spawn(self) -> subprocess.Popen[bytes]:
+        """Start a daemon process without waiting; it inherits the raised fd limit."""
+        return subprocess.Popen(
+            self.argv,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=raise_fd_limit,
+        )
+
+    def start(self) -> EchoDaemon:
+        self.proc = self.spawn()
+        self.wait_ready()
+        return self
+
+    def wait_ready(self, timeout: float = TIMEOUT) -> float:
+        """Seconds until the socket accepts a connection; raises if the daemon dies or stalls."""
+        start = time.monotonic()
+        self.token_at_connect = None
+        while time.monotonic() - start < timeout:
+            if self.proc is not None and self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {err}")
+            try:
+                with socket.socket(socket.AF_UNIX) as s:
+                    s.connect(self.socket)
+                if self.token_at_connect is None:
+                    self.token_at_connect = self.token_file.exists()
+                if self.token_file.exists():
+                    return time.monotonic() - start
+            except OSError:
+                pass
+            time.sleep(0.005)
+        raise TimeoutError("daemon did not start listening")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
+    def token(self) -> str:
+        return self.token_file.read_text().strip()
+
+    def status(self, field: str) -> int:
+        """A ``kB`` or count field of /proc/PID/status, e.g. ``VmRSS``."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+        raise KeyError(field)
+
+    def rss_kb(self) -> int:
+        return self.status("VmRSS")
+
+    def fd_count(self) -> int:
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def signal(self, sig: int) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout: float = TIMEOUT) -> int:
+        assert self.proc is not None
+        return self.proc.wait(timeout)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after TIMEOUT; idempotent."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(TIMEOUT)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(TIMEOUT)
+        if proc.stderr is not None:
+            proc.stderr.close()
+
+    def cleanup(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class LineConn:
+    """An asyncio NDJSON connection: pre-encoded writes, bounded line reads."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, path: str, timeout: float = TIMEOUT) -> LineConn:
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_unix_connection(path, limit=4 * 1024 * 1024), timeout
+        )
+        return cls(reader, writer)
+
+    async def send(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def line(self, timeout: float = TIMEOUT) -> dict[str, Any] | None:
+        """The next reply as an object, None at EOF."""
+        raw = await asyncio.wait_for(self.reader.readline(), timeout)
+        return json.loads(raw) if raw else None
+
+    async def call(self, verb: str, params: dict[str, Any], id_: int | str = 1) -> Any:
+        """One request and its final reply (items are skipped)."""
+        await self.send(request_line(id_, verb, params))
+        while True:
+            reply = await self.line()
+            assert reply is not None, f"EOF before the reply to {verb}"
+            if reply.get("id") == id_ and "item" not in reply:
+                return reply
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(OSError, TimeoutError):
+            await asyncio.wait_for(self.writer.wait_closed(), 5)
