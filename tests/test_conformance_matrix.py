@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 RFCS = ROOT / "rfcs"
 MATRIX = RFCS / "conformance-matrix.md"
