@@ -9,22 +9,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from venom_schema.manifest._validate_verbs import BUNDLE_MEMBERS, VERB_MEMBERS
+
 __all__ = ("assemble_model",)
 
-_VERB_ORDER: Final = (
-    "name",
-    "summary",
-    "params",
-    "result",
-    "errors",
-    "grant",
-    "streams",
-    "item",
-    "exit",
-    "examples",
-    "shared",
-    "dispatch",
-)
+#: Member order of a normalized verb: the manifest members, then the bundle metadata.
+_VERB_ORDER: Final = (*VERB_MEMBERS, *BUNDLE_MEMBERS)
 
 
 def assemble_model(tool: str, summary: str, verbs: list[dict[str, Any]]) -> dict[str, Any]:

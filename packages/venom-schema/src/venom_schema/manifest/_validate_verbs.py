@@ -24,7 +24,7 @@ __all__ = ("GRANTS", "validate_verb")
 
 #: RFC-0004 §2, weakest first.
 GRANTS: Final = ("none", "read", "write", "respond", "files", "spawn", "admin")
-_VERB_MEMBERS: Final = (
+VERB_MEMBERS: Final = (
     "name",
     "summary",
     "params",
@@ -36,7 +36,7 @@ _VERB_MEMBERS: Final = (
     "exit",
     "examples",
 )
-_BUNDLE_MEMBERS: Final = ("shared", "dispatch")
+BUNDLE_MEMBERS: Final = ("shared", "dispatch")
 _SHARED: Final = ("core", "agent", "events")
 _DISPATCH: Final = ("transport", "local")
 
@@ -52,7 +52,7 @@ def validate_verb(
     if record is None:
         return None
     before = len(problems)
-    allowed = _VERB_MEMBERS + _BUNDLE_MEMBERS if bundle else _VERB_MEMBERS
+    allowed = VERB_MEMBERS + BUNDLE_MEMBERS if bundle else VERB_MEMBERS
     check_members(
         record, path, problems, allowed=allowed, required=("name", "summary", "result", "grant")
     )

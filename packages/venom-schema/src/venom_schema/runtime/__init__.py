@@ -6,9 +6,16 @@ compiled once into closures; see ``_compile`` for the failure order and ``_scala
 number semantics (bool is not an integer; ``1.0`` is the integer 1; NaN and inf are rejected).
 """
 
-from ._compile import Validator, compile_descriptor, compile_params
+from __future__ import annotations
+
+from ._compile import compile_descriptor, compile_params
 from ._errors import DescriptorError
 from ._verb import CompiledVerb, compile_verb, load_model
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ._compile import Validator
 
 __all__ = (
     "CompiledVerb",
@@ -19,3 +26,16 @@ __all__ = (
     "compile_verb",
     "load_model",
 )
+
+
+def __getattr__(name: str) -> object:
+    # `Validator` is an annotation-only alias; it is built on first import (PEP 562) because
+    # building it needs `typing`, which the CLI's verb-call path never imports.
+    if name == "Validator":
+        from collections.abc import Callable
+        from typing import Any
+
+        validator = Callable[[Any], Any]
+        globals()[name] = validator  # later lookups skip __getattr__
+        return validator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,15 +9,13 @@ all declared fields passed, the first one in input order. Arrays are checked in 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn
+from collections.abc import Mapping  # isinstance checks at run time
 
-from ._errors import DescriptorError, Invalid, Kind, to_error
+from ._errors import DescriptorError, Invalid, to_error
 from ._objects import object_check
 from ._scalars import (
     FLOAT_MAX,
     SAFE_INT,
-    Check,
     boolean_check,
     integer_check,
     null_check,
@@ -25,12 +23,22 @@ from ._scalars import (
     string_check,
     type_error,
 )
-from ._steps import ABSENT, Step, choice_step, nested_step, ranged_step, typed_step
+from ._steps import ABSENT, choice_step, nested_step, ranged_step, typed_step
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn
+
+    from ._errors import Kind
+    from ._scalars import Check
+    from ._steps import Step
+
+    #: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
+    Validator = Callable[[Any], Any]
 
 __all__ = ("Validator", "compile_descriptor", "compile_params")
-
-#: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
-Validator = Callable[[Any], Any]
 
 _SCALARS = (str, bool, int, float, type(None))
 

@@ -7,9 +7,17 @@ exception unwinds, so the path is stored innermost-first and reversed once at th
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
 from venom_proto._core.errors import VenomError
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    #: Which boundary a validator guards: caller input, a final result, or one stream item.
+    Kind = Literal["params", "result", "item"]
+    #: The refinement of ``invalid_params`` (RFC-0004 §3) that a failure maps to.
+    Reason = Literal["unknown", "missing", "type", "enum", "range"]
 
 __all__ = (
     "DescriptorError",
@@ -20,11 +28,6 @@ __all__ = (
     "short_repr",
     "to_error",
 )
-
-#: Which boundary a validator guards: caller input, a final result, or one stream item.
-Kind = Literal["params", "result", "item"]
-#: The refinement of ``invalid_params`` (RFC-0004 §3) that a failure maps to.
-Reason = Literal["unknown", "missing", "type", "enum", "range"]
 
 _MAX_REPR = 60
 _MAX_PATH = 120

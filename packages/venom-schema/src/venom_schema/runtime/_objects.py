@@ -12,11 +12,16 @@ and keeps caller and handler from sharing mutable state.
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
-
 from ._errors import Invalid
-from ._scalars import Check, type_error
-from ._steps import Step
+from ._scalars import type_error
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+    from ._scalars import Check
+    from ._steps import Step
 
 __all__ = ("object_check",)
 
