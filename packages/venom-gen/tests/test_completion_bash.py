@@ -23,20 +23,6 @@ pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is no
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
-
-
 def _comp_words(line: str) -> list[str]:
     """COMP_WORDS as bash builds them: `=` (in COMP_WORDBREAKS) is a word of its own."""
     words: list[str] = []

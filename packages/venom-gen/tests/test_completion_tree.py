@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,20 +13,6 @@ from venom_gen.completions import render_bash, render_fish, render_zsh
 from venom_gen.completions._tree import Flag, build_tree
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
 
 
 def test_root_lists_canonical_and_dotted_commands(echo_model: dict[str, Any]) -> None:

@@ -26,20 +26,6 @@ pytestmark = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
-
-
 class _Zsh:
     """An interactive `zsh -f` on a pty with compinit, the scripts sourced and probes set."""
 

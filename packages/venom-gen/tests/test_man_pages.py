@@ -17,20 +17,6 @@ from venom_gen.man import render_man_pages
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
-
-
 def test_page_names(echo_model: dict[str, Any]) -> None:
     """RFC-0004 §6: one page per command with a hyphenated path, plus the overview."""
     assert list(render_man_pages(echo_model)) == [

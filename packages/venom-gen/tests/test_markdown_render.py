@@ -17,20 +17,6 @@ from venom_gen.markdown import render_markdown
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
-
-
 def _rendered_text(source: str) -> str:
     markdown_it = pytest.importorskip("markdown_it")
     rendered = markdown_it.MarkdownIt("commonmark").enable("table").render(source)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 import re
 import shutil
 import subprocess
@@ -16,20 +15,6 @@ from venom_gen._escape import sh_quote, yaml_double_quoted
 from venom_gen.skill import render_skill
 
 FIXTURES = Path(__file__).parent / "fixtures"
-
-
-@pytest.fixture
-def echo_model() -> dict[str, Any]:
-    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
-    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
-    return model
-
-
-@pytest.fixture
-def hostile_model() -> dict[str, Any]:
-    """User strings built to break every output format's escaping."""
-    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
-    return model
 
 
 _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "0": "\0", "/": "/"}

@@ -1,0 +1,25 @@
+"""Fixtures shared by venom-gen's generator tests: the normalized models they render."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def echo_model() -> dict[str, Any]:
+    """RFC-0004 §1 echo plus shared-looking verbs (prefix, streaming, local, transport)."""
+    model: dict[str, Any] = json.loads((FIXTURES / "echo_model.json").read_text("utf-8"))
+    return model
+
+
+@pytest.fixture
+def hostile_model() -> dict[str, Any]:
+    """User strings built to break every output format's escaping."""
+    model: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
+    return model
