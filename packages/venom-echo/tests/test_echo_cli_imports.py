@@ -27,6 +27,9 @@ HEAVY = (
     "venom_mcp",
 )
 
+#: Typing machinery, a few ms of start-up together. `enum` is not listed: stdlib `re` imports it.
+TYPING_MACHINERY = ("typing", "dataclasses", "inspect")
+
 PROBE = """
 import json, sys
 from venom_echo.__main__ import main
@@ -57,6 +60,30 @@ def test_a_verb_call_imports_nothing_heavy() -> None:
     assert code == 6  # unavailable.not_running: the call went all the way to connect()
     heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
     assert heavy == []
+
+
+def test_a_verb_call_imports_no_typing_machinery() -> None:
+    """Annotation-only imports sit under TYPE_CHECKING on the whole verb-call path.
+
+    json, re, socket and os do not import typing themselves, so any hit here is ours.
+    """
+    code, modules = _modules_after("echo", "--text", "hi")
+    assert code == 6  # went all the way to connect(), through argv, validation and the client
+    assert "venom_proto.sync_client" in modules  # the probe really walked the client path
+    assert "venom_schema.runtime" in modules
+    assert [m for m in TYPING_MACHINERY if m in modules] == []
+
+
+def test_the_lazy_validator_alias_still_resolves() -> None:
+    """`venom_schema.runtime.Validator` is built on first use (PEP 562), not at import."""
+    import venom_schema.runtime as runtime
+
+    alias = runtime.Validator
+    assert "Callable" in repr(alias)
+    assert runtime.Validator is alias
+    from venom_schema.runtime import Validator
+
+    assert Validator is alias
 
 
 def test_help_imports_nothing_heavy() -> None:

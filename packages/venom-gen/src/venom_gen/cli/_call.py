@@ -9,12 +9,15 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
 
 from venom_proto._core.errors import VenomError
 
-if TYPE_CHECKING:  # the protocols cost import time and are only annotations
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from ._output import Output
     from ._protocols import Client, CompiledVerb, Connect, StreamCall
 
@@ -42,10 +45,10 @@ def sync_connect(
     """The real transport: ``venom_proto.sync_client.SyncClient`` (stdlib socket + json)."""
     from venom_proto.sync_client import SyncClient
 
-    client = SyncClient(
+    client: Client = SyncClient(
         socket_path, client_name=client_name, client_version=client_version, caps=caps, auth=auth
     )
-    return cast("Client", client)
+    return client
 
 
 def token_path(socket_path: str) -> str:

@@ -9,11 +9,15 @@ shared ``skill`` verb's, which prints only the SKILL.md content (RFC-0004 §6).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from typing import IO, Any, TextIO
 
 from venom_proto._core._stdjson import std_dumps
 from venom_proto._core.errors import VenomError
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import IO, Any, TextIO
 
 __all__ = ("Output", "silence_stdout")
 

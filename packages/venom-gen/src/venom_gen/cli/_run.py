@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
-from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 from venom_proto._core._stdjson import std_loads
 from venom_proto._core.errors import VenomError
@@ -19,14 +17,20 @@ from ._call import call_daemon, sync_connect
 from ._output import Output, silence_stdout
 from ._tree import CommandTree, build_tree
 
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import IO, Any, TextIO
+
     from ._protocols import CompiledVerb, Connect
+
+    LocalVerb = Callable[[list[str]], int]
 
 __all__ = ("EXIT_BROKEN_PIPE", "load_model", "main")
 
 #: Exit status after the reader of stdout went away: the shell's 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
-LocalVerb = Callable[[list[str]], int]
 
 
 def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -55,9 +59,10 @@ def _compile(verb: Mapping[str, Any]) -> CompiledVerb:
     from venom_schema.runtime import compile_verb
 
     try:
-        return cast("CompiledVerb", compile_verb(dict(verb)))
+        compiled: CompiledVerb = compile_verb(dict(verb))
     except ValueError as exc:  # DescriptorError: the cached model is not normalized
         raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc}") from None
+    return compiled
 
 
 def _socket_path(tool: str, flag: str | None, environ: Mapping[str, str]) -> str:

@@ -6,9 +6,13 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Mapping
 
 from venom_proto._core.errors import VenomError
+
+# Named so mypy treats it as typing.TYPE_CHECKING; keeps annotation-only imports off the CLI path.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = (
     "SUN_PATH_LIMIT",

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     #: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
     Validator = Callable[[Any], Any]
 
-__all__ = ("Validator", "compile_descriptor", "compile_params")
+__all__ = ("compile_descriptor", "compile_params")  # `Validator` is type-only
 
 _SCALARS = (str, bool, int, float, type(None))
 

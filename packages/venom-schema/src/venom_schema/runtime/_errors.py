@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 __all__ = (
     "DescriptorError",
     "Invalid",
-    "Kind",
-    "Reason",
     "json_type_name",
     "short_repr",
     "to_error",

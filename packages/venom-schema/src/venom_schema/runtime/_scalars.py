@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = (
     "FLOAT_MAX",
     "SAFE_INT",
-    "Check",
     "boolean_check",
     "integer_check",
     "null_check",

@@ -21,7 +21,13 @@ if TYPE_CHECKING:
 
     Step = Callable[[dict[Any, Any], dict[str, Any]], int]
 
-__all__ = ("ABSENT", "Step", "choice_step", "nested_step", "ranged_step", "typed_step")
+__all__ = (
+    "ABSENT",
+    "choice_step",
+    "nested_step",
+    "ranged_step",
+    "typed_step",
+)  # `Step` is type-only
 
 
 class _Absent:
