@@ -154,6 +154,13 @@ def generate(session: nox.Session) -> None:
     )  # fmt: skip
 
 
+@nox.session(name="bench-peers", python=PYTHON)
+def bench_peers(session: nox.Session) -> None:
+    """venom-echo vs gRPC, varlink, JSON-RPC, the MCP SDK server and socat (needs socat)."""
+    sync(session, "--all-packages", "--group", "peers")
+    session.run("python", "-m", "bench.bench_peers", env={"PYTHONPATH": os.getcwd()})
+
+
 @nox.session(name="zon-oracle", python=PYTHON)
 def zon_oracle(session: nox.Session) -> None:
     """Compare the ZON reader with the real Zig compiler on a corpus plus generated inputs."""

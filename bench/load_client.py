@@ -43,7 +43,7 @@ def connect(path: str) -> socket.socket:
 def read_lines(s: socket.socket, n: int) -> None:
     seen = 0
     while seen < n:
-        chunk = s.recv(1 << 20)
+        chunk = s.recv(1 << 16)
         if not chunk:
             raise ConnectionError("daemon closed the connection")
         if b'"error"' in chunk:
@@ -139,7 +139,7 @@ def many(path: str, clients: int, each: int) -> dict[str, float]:
                 if not conn.out:
                     sel.modify(peer, selectors.EVENT_READ, conn)
             if events & selectors.EVENT_READ:
-                chunk = peer.recv(1 << 20)
+                chunk = peer.recv(1 << 16)
                 if not chunk:
                     raise ConnectionError("daemon closed a connection")
                 conn.left -= chunk.count(b"\n")

@@ -1,0 +1,1 @@
+"""The peer benchmarks\x27 servers, clients and row builders (see bench/bench_peers.py)."""
