@@ -145,11 +145,8 @@ class ServerConnection(asyncio.Protocol):
             self.write(encode_error(None, exc))
             self.close()
             return
-        handle = self._dispatcher.handle_line
-        for line in lines:
-            handle(line)
-            if self._closing:
-                return
+        if lines:
+            self._dispatcher.handle_lines(lines)
 
     def _timed_out(self, what: str) -> None:
         self._timer = None
