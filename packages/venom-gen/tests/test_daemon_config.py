@@ -131,3 +131,11 @@ def test_schema_is_json_schema(store: ConfigStore) -> None:
 )
 def test_toml_writer_round_trips(doc: dict[str, Any]) -> None:
     assert tomllib.loads(dumps_toml(doc)) == doc
+
+
+def test_set_keeps_the_user_s_comments(store: ConfigStore) -> None:
+    """rfcs/0001 §6: config.set SHOULD preserve comments and the order of untouched keys."""
+    store.path.parent.mkdir(parents=True, exist_ok=True)
+    store.path.write_text('# mine\nlevel = "info"  # why\n\n[ui]\nwidth = 80\n')
+    store.set(NO_CALL, {"key": "ui.width", "value": "100"})
+    assert store.path.read_text() == '# mine\nlevel = "info"  # why\n\n[ui]\nwidth = 100\n'

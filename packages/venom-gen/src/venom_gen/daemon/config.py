@@ -21,7 +21,7 @@ from venom_proto import VenomError
 from venom_proto._server import Call
 from venom_schema.runtime import compile_descriptor
 
-from .toml_write import dumps_toml
+from .toml_edit import edit_or_rewrite
 
 __all__ = ("ConfigStore", "config_path")
 
@@ -64,13 +64,17 @@ class ConfigStore:
 
     # -- reading and checking -------------------------------------------------------------
 
-    def _read_raw(self) -> dict[str, Any]:
+    def _read_text(self) -> str:
         try:
-            text = self.path.read_bytes().decode("utf-8")
+            return self.path.read_bytes().decode("utf-8")
         except FileNotFoundError:
-            return {}
+            return ""
         except (OSError, UnicodeDecodeError) as exc:
             raise ValueError(f"cannot read {self.path}: {exc}") from exc
+
+    def _read_raw(self, text: str | None = None) -> dict[str, Any]:
+        if text is None:
+            text = self._read_text()
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -128,14 +132,15 @@ class ConfigStore:
 
     def set(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
         """``config.set``: write ``key`` to the file and apply it, or change nothing."""
-        key, text = params["key"], params["value"]
+        key, given = params["key"], params["value"]
         self._field(key)
         try:
-            value = json.loads(text)
+            value = json.loads(given)
         except ValueError:
-            value = text  # the documented fallback: text that is not JSON is a string
+            value = given  # the documented fallback: text that is not JSON is a string
         try:
-            raw = self._read_raw()
+            text = self._read_text()
+            raw = self._read_raw(text)
         except ValueError as exc:
             raise VenomError(
                 "invalid_params.config",
@@ -159,7 +164,7 @@ class ConfigStore:
                 f"{key}: {errors[0]['message']}; nothing was written",
                 {"errors": errors},
             )
-        self._write(dumps_toml(raw))
+        self._write(edit_or_rewrite(text, parts, value, raw))
         self.effective = effective
         return {"key": key, "value": _compact(self._lookup(key))}
 

@@ -11,12 +11,13 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ("dumps_toml",)
+__all__ = ("dumps_toml", "toml_key", "toml_value")
 
 _BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
 
 
-def _key(key: str) -> str:
+def toml_key(key: str) -> str:
+    """A key, bare when TOML allows it, else quoted."""
     return key if _BARE.match(key) else _string(key)
 
 
@@ -37,7 +38,8 @@ def _string(text: str) -> str:
     return "".join(out)
 
 
-def _value(value: Any) -> str:
+def toml_value(value: Any) -> str:
+    """A value in TOML syntax (inline tables for mappings)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -49,9 +51,9 @@ def _value(value: Any) -> str:
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
     raise ValueError(f"cannot write {type(value).__name__} to TOML")
 
 
@@ -67,11 +69,11 @@ def dumps_toml(doc: Mapping[str, Any]) -> str:
             if isinstance(value, Mapping):
                 subtables.append((key, value))
             else:
-                lines.append(f"{_key(key)} = {_value(value)}")
+                lines.append(f"{toml_key(key)} = {toml_value(value)}")
         for key, value in subtables:
             if lines:
                 lines.append("")
-            lines.append("[" + ".".join(_key(k) for k in [*prefix, key]) + "]")
+            lines.append("[" + ".".join(toml_key(k) for k in [*prefix, key]) + "]")
             table([*prefix, key], value)
 
     table([], doc)
