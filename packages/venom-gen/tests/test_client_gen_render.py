@@ -17,10 +17,10 @@ from venom_schema.model_cache import read_cache_info, read_model
 
 ROOT = Path(__file__).resolve().parents[3]
 ECHO_MODEL = ROOT / "packages/venom-echo/src/venom_echo/verbs.model.json"
-GOLDEN = Path(__file__).with_name("golden") / "venom_echo_client.py"
-PRODUCT_COPY = ROOT / "packages/venom-echo/src/venom_echo/client.py"
+#: The golden output: venom-echo ships the generated module, so its copy is the one to match.
+GOLDEN = ROOT / "packages/venom-echo/src/venom_echo/client.py"
 HOSTILE = Path(__file__).with_name("fixtures") / "hostile_model.json"
-#: Set to 1 to rewrite the golden file and venom_echo/client.py from the current generator.
+#: Set to 1 to rewrite venom_echo/client.py from the current generator.
 UPDATE = os.environ.get("VENOM_GEN_UPDATE_GOLDEN") == "1"
 
 
@@ -52,14 +52,12 @@ def _model(*verbs: dict[str, Any], tool: str = "odd-tool") -> dict[str, Any]:
     return {"format": 1, "tool": tool, "summary": "Odd", "verbs": list(verbs)}
 
 
-def test_echo_matches_golden_and_product_copy() -> None:
-    """The venom-echo client is the golden file byte for byte, and so is venom_echo/client.py."""
+def test_echo_matches_golden() -> None:
+    """The venom-echo client is byte for byte the committed venom_echo/client.py."""
     text = render_client(_echo_model())
     if UPDATE:
         GOLDEN.write_text(text, encoding="utf-8")
-        PRODUCT_COPY.write_text(text, encoding="utf-8")
     assert GOLDEN.read_text(encoding="utf-8") == text
-    assert PRODUCT_COPY.read_text(encoding="utf-8") == text
 
 
 def test_header_names_the_schema_digest() -> None:
