@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
     LocalVerb = Callable[[list[str]], int]
 
-__all__ = ("Product", "product_main")
+__all__ = ("Product", "flag_value", "product_main")
 
 
 def _no_frames(app: App) -> Iterable[FrameHandler]:
@@ -64,7 +64,7 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
     def serve(rest: list[str]) -> int:
         from venom_gen.daemon.app import serve as run
 
-        return run(product, _socket_flag(rest), os.environ, json_errors="--json" in rest)
+        return run(product, flag_value(rest, "--socket"), os.environ, json_errors="--json" in rest)
 
     def doctor(rest: list[str]) -> int:
         from venom_gen.daemon.doctor_cli import run_doctor
@@ -77,10 +77,14 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
     return main(product.model_path, argv=argv, local=local, version=product.version)
 
 
-def _socket_flag(rest: list[str]) -> str | None:
+def flag_value(rest: list[str], name: str) -> str | None:
+    """The value of option ``name`` (``--x v`` or ``--x=v``) in a local verb's argv.
+
+    The CLI has already validated the argv; local verbs only need to read their options back.
+    """
     for i, arg in enumerate(rest):
-        if arg == "--socket" and i + 1 < len(rest):
+        if arg == name and i + 1 < len(rest):
             return rest[i + 1]
-        if arg.startswith("--socket="):
+        if arg.startswith(name + "="):
             return arg.partition("=")[2]
     return None

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from venom_gen.product import flag_value
 from venom_proto import VenomError
 
 from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
@@ -16,15 +17,6 @@ if TYPE_CHECKING:
     from venom_gen.product import Product
 
 __all__ = ("run_doctor",)
-
-
-def _flag(rest: list[str], name: str) -> str | None:
-    for i, arg in enumerate(rest):
-        if arg == name and i + 1 < len(rest):
-            return rest[i + 1]
-        if arg.startswith(name + "="):
-            return arg.partition("=")[2]
-    return None
 
 
 def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = os.environ) -> int:
@@ -37,7 +29,7 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
     tool = product.tool
     checks: list[Check] = []
     try:
-        path = resolve_socket_path(tool, _flag(rest, "--socket"), environ)
+        path = resolve_socket_path(tool, flag_value(rest, "--socket"), environ)
     except VenomError as err:
         checks.append({"name": "socket_path", "status": "fail", "message": err.message,
                        "hint": "pass --socket with a valid path"})  # fmt: skip

@@ -45,6 +45,7 @@ _PROBLEM = Object(
     ]
 )
 _CONFIG_PATH = Field("path", "Absolute path of the configuration file", String(), required=True)
+_ERRORS = Field("errors", "Problems found", Array(_PROBLEM), required=True)
 _KEY_VALUE = Object(
     [
         Field("key", "The dotted key; empty for the whole configuration", String(), required=True),
@@ -64,12 +65,7 @@ AGENT: Final = (
             Error(
                 "failed.config_invalid",
                 "The configuration file does not validate",
-                Object(
-                    [
-                        _CONFIG_PATH,
-                        Field("errors", "Problems found", Array(_PROBLEM), required=True),
-                    ]
-                ),
+                Object([_CONFIG_PATH, _ERRORS]),
             ),
         ],
         grant="admin",
@@ -193,7 +189,7 @@ AGENT: Final = (
             Error(
                 "invalid_params.config",
                 "The file would not validate; nothing was written",
-                Object([Field("errors", "Problems found", Array(_PROBLEM), required=True)]),
+                Object([_ERRORS]),
             ),
         ],
         grant="write",
@@ -232,12 +228,7 @@ AGENT: Final = (
             Error(
                 "failed.config_invalid",
                 "The file does not validate; the old one stays",
-                Object(
-                    [
-                        _CONFIG_PATH,
-                        Field("errors", "Problems found", Array(_PROBLEM), required=True),
-                    ]
-                ),
+                Object([_CONFIG_PATH, _ERRORS]),
             ),
         ],
         grant="write",
