@@ -214,19 +214,25 @@ ERR_CASES = [
 ]
 
 
+GENERATE = pytest.mark.parametrize("generate", [False, True], ids=["closures", "generated"])
+
+
+@GENERATE
 @pytest.mark.parametrize("case", OK_CASES, ids=lambda c: c.id)
-def test_valid_params(case: Case) -> None:
+def test_valid_params(case: Case, generate: bool) -> None:
     """RFC-0004 §2: defaults fill only absent fields, recursively; valid values pass unchanged."""
-    result = compile_params(case.fields)(case.value)
+    result = compile_params(case.fields, generate=generate)(case.value)
     assert result == case.ok
+    assert list(result) == list(case.ok)
     assert [type(v) for v in result.values()] == [type(v) for v in case.ok.values()]
 
 
+@GENERATE
 @pytest.mark.parametrize("case", ERR_CASES, ids=lambda c: c.id)
-def test_invalid_params(case: Case) -> None:
+def test_invalid_params(case: Case, generate: bool) -> None:
     """RFC-0004 §3: invalid_params.unknown/.missing/.type/.enum/.range with a dotted data.param."""
     with pytest.raises(VenomError) as info:
-        compile_params(case.fields)(case.value)
+        compile_params(case.fields, generate=generate)(case.value)
     assert info.value.code == f"invalid_params.{case.code}"
     assert info.value.data == {"param": case.param}
     assert info.value.exit_code == 2

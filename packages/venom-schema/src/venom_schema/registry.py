@@ -89,7 +89,7 @@ def build_verbs(
     compiled: dict[str, CompiledVerb] = {}
     for verb in verbs:
         try:
-            compiled[verb["name"]] = compile_verb(verb)
+            compiled[verb["name"]] = compile_verb(verb, generate=True)
         except DescriptorError as exc:
             problems.append(f"verb {verb.get('name')!r}: {exc}")
     names = {verb["name"] for verb in verbs}
@@ -114,9 +114,16 @@ def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor
 
     needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
 
+    def held(connection: ConnectionInfo) -> frozenset[str]:
+        # Resolved once per connection: its hello, and so its grants, never change once settled.
+        grants = connection.grants
+        if grants is None:
+            grants = connection.grants = grants_for(connection)
+        return grants
+
     def admit(call: Call, raw: dict[str, Any]) -> tuple[Call, dict[str, Any]]:
         if needs_grant:
-            check_grant(grant, grants_for(call.connection), name)
+            check_grant(grant, held(call.connection), name)
         checked = params(raw)
         return (call if item is None else _ItemCheckingCall(call, item)), checked
 
@@ -135,7 +142,9 @@ def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor
         @functools.wraps(handler)
         def run_plain(call: Call, raw: dict[str, Any]) -> Any:
             if needs_grant:
-                check_grant(grant, grants_for(call.connection), name)
+                grants = call.connection.grants
+                if grants is None or grant not in grants:
+                    check_grant(grant, held(call.connection), name)
             value = handler(call, params(raw))
             if type(value) not in _JSON_TYPES and inspect.isawaitable(value):
                 return _checked_later(value, result)  # a def returning a coroutine

@@ -13,6 +13,7 @@ import re
 import time
 from collections import deque
 from collections.abc import Iterable, Mapping
+from itertools import islice
 from typing import Any
 
 from venom_proto import VenomError
@@ -28,30 +29,28 @@ def _rfc3339(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
 
 
+_time = time.time
+
+
 def _now() -> str:
-    return _rfc3339(time.time())
+    return _rfc3339(_time())
 
 
-class _Event:
-    """One retained event. Publishing only records it: the item (time text, compact JSON data)
-    is built when a subscriber is sent it, so a daemon nobody listens to pays almost nothing.
-    """
+# One retained event: [seq, type, time, data, item]. A list rather than a class: publishing
+# runs on every echo call, and building a list display costs a fraction of an __init__ call.
+# The item (time text, compact JSON data) is built when a subscriber is first sent it, so a
+# daemon nobody listens to pays almost nothing per event.
+_Event = list[Any]
+_SEQ, _TYPE, _TIME, _DATA, _ITEM = range(5)
 
-    __slots__ = ("_item", "data", "seq", "time", "type")
 
-    def __init__(self, seq: int, type_: str, data: Mapping[str, Any]) -> None:
-        self.seq = seq
-        self.type = type_
-        self.time = time.time()
-        self.data = data
-        self._item: dict[str, Any] | None = None
-
-    def item(self) -> dict[str, Any]:
-        if self._item is None:
-            data = json.dumps(self.data, separators=(",", ":"), ensure_ascii=False)
-            self._item = {"seq": self.seq, "type": self.type, "time": _rfc3339(self.time),
-                          "data": data}  # fmt: skip
-        return self._item
+def _item(event: _Event) -> dict[str, Any]:
+    item: dict[str, Any] | None = event[_ITEM]
+    if item is None:
+        data = json.dumps(event[_DATA], separators=(",", ":"), ensure_ascii=False)
+        item = event[_ITEM] = {"seq": event[_SEQ], "type": event[_TYPE],
+                               "time": _rfc3339(event[_TIME]), "data": data}  # fmt: skip
+    return item
 
 
 def _compile_globs(types: Iterable[str]) -> re.Pattern[str]:
@@ -72,6 +71,7 @@ class EventBus:
 
     def __init__(self, ring_size: int = 4096) -> None:
         self._ring: deque[_Event] = deque(maxlen=ring_size)
+        self._append = self._ring.append
         self._seq = 0
         self._wakeup: asyncio.Future[None] | None = None
 
@@ -82,19 +82,21 @@ class EventBus:
 
     def publish(self, type_: str, data: Mapping[str, Any]) -> int:
         """Record an event and wake subscribers; returns its seq. Never blocks."""
-        self._seq += 1
-        self._ring.append(_Event(self._seq, type_, data))
-        wakeup, self._wakeup = self._wakeup, None
-        if wakeup is not None and not wakeup.done():
-            wakeup.set_result(None)
-        return self._seq
+        seq = self._seq = self._seq + 1
+        self._append([seq, type_, _time(), data, None])
+        if self._wakeup is not None:
+            wakeup, self._wakeup = self._wakeup, None
+            if not wakeup.done():
+                wakeup.set_result(None)
+        return seq
 
     def _after(self, seq: int) -> list[_Event]:
         """Retained events with seq > ``seq``, oldest first."""
-        if not self._ring or self._ring[-1].seq <= seq:
+        ring = self._ring
+        if not ring or ring[-1][_SEQ] <= seq:
             return []
-        start = max(0, seq + 1 - self._ring[0].seq)
-        return [self._ring[i] for i in range(start, len(self._ring))]
+        start = max(0, seq + 1 - ring[0][_SEQ])
+        return list(islice(ring, start, None))
 
     async def _changed(self) -> None:
         if self._wakeup is None or self._wakeup.done():
@@ -116,14 +118,14 @@ class EventBus:
             position = last = self._seq
         while True:
             batch = self._after(position)
-            if batch and batch[0].seq > position + 1:
-                gap_seq = batch[0].seq - 1
+            if batch and batch[0][_SEQ] > position + 1:
+                gap_seq = batch[0][_SEQ] - 1
                 await call.emit(_gap(gap_seq, after=position))
                 last = gap_seq
             for event in batch:
-                position = event.seq
-                if match(event.type):
-                    await call.emit(event.item())
+                position = event[_SEQ]
+                if match(event[_TYPE]):
+                    await call.emit(_item(event))
                     last = position
             if not params["follow"]:
                 return {"last": last}

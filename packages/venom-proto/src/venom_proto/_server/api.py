@@ -62,6 +62,8 @@ class ConnectionInfo:
 
     ``hello`` holds the client's hello params (``client``, ``auth``, ...), ``caps`` the
     negotiated capabilities; before hello (or with an implicit one) ``caps`` is empty.
+    ``grants`` is the one field proto never reads: the layer that checks grants (venom-schema,
+    rfcs/0005) caches there what this connection holds, since hello cannot change once settled.
     """
 
     id: int
@@ -73,6 +75,7 @@ class ConnectionInfo:
     caps: frozenset[str] = frozenset()
     max_frame: int = DEFAULT_MAX_FRAME
     hello: dict[str, Any] = field(default_factory=dict)
+    grants: frozenset[str] | None = None
 
     @classmethod
     def from_peer(cls, conn_id: int, creds: PeerCredentials) -> ConnectionInfo:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Mapping  # isinstance check at run time
+
+# The same class as collections.abc.Mapping, from the module `os` has already loaded:
+# `collections.abc` would import `collections` (~1 ms of every CLI call).
+from _collections_abc import Mapping  # isinstance checks at run time
 
 from venom_proto._core.errors import VenomError
 
@@ -31,7 +33,7 @@ class CompiledVerb:
 
     __slots__ = ("grant", "item", "name", "params", "result", "streams", "verb")
 
-    def __init__(self, verb: Mapping[str, Any]) -> None:
+    def __init__(self, verb: Mapping[str, Any], *, generate: bool = False) -> None:
         if not isinstance(verb, Mapping) or not isinstance(verb.get("name"), str):
             raise DescriptorError("verb must be an object with a string name")
         name: str = verb["name"]
@@ -44,12 +46,14 @@ class CompiledVerb:
         self.name: str = name
         self.grant: str = str(verb.get("grant", ""))
         self.streams: bool = verb.get("streams", False) is True
-        self.params: Validator = compile_params(params)
-        self.result: Validator = compile_descriptor(verb["result"], kind="result")
+        self.params: Validator = compile_params(params, generate=generate)
+        self.result: Validator = compile_descriptor(
+            verb["result"], kind="result", generate=generate
+        )
         if self.streams:
             if "item" not in verb:
                 raise DescriptorError(f"verb {name!r}: a streaming verb needs an item descriptor")
-            self.item: Validator = compile_descriptor(verb["item"], kind="item")
+            self.item: Validator = compile_descriptor(verb["item"], kind="item", generate=generate)
         else:
             self.item = _no_items(name)
 
@@ -68,9 +72,12 @@ def _no_items(name: str) -> Validator:
     return refuse
 
 
-def compile_verb(verb: Mapping[str, Any]) -> CompiledVerb:
-    """Compile the params, result and item validators of a normalized verb."""
-    return CompiledVerb(verb)
+def compile_verb(verb: Mapping[str, Any], *, generate: bool = False) -> CompiledVerb:
+    """Compile the params, result and item validators of a normalized verb.
+
+    ``generate``: faster generated checks for long-running processes (see `compile_descriptor`).
+    """
+    return CompiledVerb(verb, generate=generate)
 
 
 def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -79,6 +86,10 @@ def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
     A ``"$cache"`` bookkeeping member (written by ``venom_schema.model_cache``) is dropped.
     Raises `OSError` when unreadable and `ValueError` when it is not a format-1 model object.
     """
+    # Imported here: the generated CLI reads its model with its own loader, and `json` (with
+    # `re`, `enum`...) would cost each of its calls a few ms.
+    import json
+
     with open(path, "rb") as file:
         model = json.loads(file.read())
     if not isinstance(model, dict) or model.get("format") != 1:
