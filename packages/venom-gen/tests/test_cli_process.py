@@ -203,17 +203,36 @@ def test_cli_process_broken_pipe(cli: list[str], streamer: Daemon) -> None:
     assert err == b""
 
 
+# The module list is taken before the probe itself imports json to report it.
 PROBE = """\
-import json, sys
+import sys
 from venom_gen.cli import main
 code = main(sys.argv[1], argv=["echo", "--text", "hi"])
 mods = sorted(m for m in sys.modules)
+import json
 print(json.dumps({"code": code, "modules": mods}), file=sys.stderr)
 """
 
+#: Stdlib modules a verb call does without, a few ms of start-up each: json and re (re brings
+#: enum, functools, collections), socket.py (enum, selectors), importlib (warnings), typing.
+STARTUP_WEIGHT = (
+    "json",
+    "re",
+    "enum",
+    "functools",
+    "collections",
+    "socket",
+    "selectors",
+    "importlib",
+    "warnings",
+    "typing",
+    "dataclasses",
+    "inspect",
+)
 
-def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
-    """A verb call imports no pydantic, typer, mcp, anyio, asyncio, orjson, ZON or generators."""
+
+def _verb_call_modules(short_dir: Path, demo: Daemon) -> list[str]:
+    """The modules loaded by one successful ``echo --text hi`` call in a fresh process."""
     probe = short_dir / "probe.py"
     probe.write_text(PROBE, encoding="utf-8")
     res = _run([sys.executable, str(probe), str(write_model(short_dir))], demo.socket)
@@ -221,9 +240,22 @@ def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
     assert report["code"] == 0
     assert res.stdout == b'{"text":"hi"}\n'
     modules: list[str] = report["modules"]
+    return modules
+
+
+def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
+    """A verb call imports no pydantic, typer, mcp, anyio, asyncio, orjson, ZON or generators."""
+    modules = _verb_call_modules(short_dir, demo)
     top = {m.split(".")[0] for m in modules}
     assert sorted(top.intersection(HEAVY)) == []
     assert [m for m in modules if m.startswith("venom_schema.zon")] == []
     ours = [m for m in modules if m.startswith("venom_gen.") and not m.startswith("venom_gen.cli")]
     assert ours == []
     assert "venom_gen.cli._help" not in modules  # help text is built only for --help
+
+
+def test_cli_process_skips_slow_stdlib_modules(short_dir: Path, demo: Daemon) -> None:
+    """A verb call runs on ``_json`` and ``_socket``, never loading json, re, socket.py & co."""
+    modules = _verb_call_modules(short_dir, demo)
+    assert {"_json", "_socket", "venom_proto.sync_client"} <= set(modules)
+    assert [m for m in modules if m.split(".")[0] in STARTUP_WEIGHT] == []

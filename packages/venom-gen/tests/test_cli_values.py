@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 import pytest
@@ -109,3 +110,40 @@ def test_cli_values_number_spellings_refused(text: str) -> None:
     """Numbers follow JSON number syntax only."""
     with pytest.raises(VenomError, match="expected a JSON number"):
         _convert(NUMBER, text)
+
+
+#: RFC 8259 §6 number syntax, as a regex: the oracle for the hand-written check in `_values`.
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
+number_like = st.text(st.sampled_from([*"0123456789", "-", "+", ".", "e", "E", "٣", " "]))
+
+
+def _outcome(desc: dict[str, Any], text: str) -> tuple[str, Any]:
+    try:
+        return ("ok", _convert(desc, text))
+    except VenomError as exc:
+        return (exc.code, None)
+
+
+@settings(max_examples=500, deadline=None)
+@given(number_like)
+def test_cli_values_numbers_accept_exactly_json_syntax(text: str) -> None:
+    """RFC-0004 §4: a number option is refused unless it is JSON number syntax."""
+    code, value = _outcome(NUMBER, text)
+    if JSON_NUMBER.match(text) is None:
+        assert code == "invalid_params.type"
+    elif code == "ok":
+        assert value == float(text)
+    else:
+        assert code == "invalid_params.range"
+
+
+@settings(max_examples=300, deadline=None)
+@given(number_like)
+def test_cli_values_integers_accept_exactly_minus_and_digits(text: str) -> None:
+    code, value = _outcome(INTEGER, text)
+    if re.match(r"-?[0-9]+\Z", text) is None:
+        assert code == "invalid_params.type"
+    elif code == "ok":
+        assert value == int(text)
+    else:
+        assert code == "invalid_params.range"

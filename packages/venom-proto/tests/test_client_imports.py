@@ -46,6 +46,35 @@ def test_sync_client_imports_no_event_loop_and_no_orjson() -> None:
     assert heavy_in(modules_after("import venom_proto.sync_client")) == []
 
 
+#: Stdlib modules a CLI call does without, a few ms of start-up each: json and re (re brings
+#: enum, functools, collections), socket.py (enum, selectors), importlib (warnings), typing.
+STARTUP_WEIGHT = (
+    "json",
+    "re",
+    "enum",
+    "functools",
+    "collections",
+    "socket",
+    "selectors",
+    "importlib",
+    "warnings",
+    "typing",
+)
+
+
+def test_sync_client_imports_only_c_accelerators() -> None:
+    """Importing the sync client and using its codec loads none of :data:`STARTUP_WEIGHT`."""
+    statement = (
+        "import venom_proto.sync_client; "
+        "from venom_proto._core._stdjson import std_dumps, std_loads; "
+        "std_loads(std_dumps({'a': [1, 2.5, None, True, '\\u00e9']}))"
+    )
+    loaded = modules_after(statement)
+    assert "venom_proto.sync_client" in loaded
+    assert "_json" in loaded  # the codec really ran on the C accelerator
+    assert sorted(loaded.intersection(STARTUP_WEIGHT)) == []
+
+
 def test_core_imports_no_io() -> None:
     """The sans-I/O core imports no socket, event loop or selector module."""
     core = [f"venom_proto._core.{m.name}" for m in pkgutil.iter_modules(core_package.__path__)]

@@ -252,6 +252,50 @@ def test_replies_out_of_order_are_matched_by_id(fake: Any, sock_path: str) -> No
         assert error_of(lambda: next(items)).code == "cancelled"
 
 
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_failures_leave_no_descriptor_open(fake: Any, sock_path: str) -> None:
+    """The C socket has no context manager: every failure path must close it by hand.
+
+    The errors are kept alive: their tracebacks hold the client's frames, so a socket that was
+    not closed explicitly would still be open when the descriptors are counted.
+    """
+    absent = os.path.join(os.path.dirname(sock_path), "absent.sock")
+    before = open_fds()
+    not_running = error_of(lambda: connect(absent))
+    assert not_running.code == "unavailable.not_running"
+    with pytest.raises(ValueError, match="out of range") as bad_timeout:
+        connect(absent, timeout=-1.0)  # refused by settimeout, after the socket exists
+    assert open_fds() == before
+
+    hung_up = threading.Event()
+
+    def silent(conn: socket.socket) -> None:
+        read_line(conn)  # hello, never answered
+        read_line(conn)  # returns once the client hangs up
+        conn.close()  # the fake's own end, before the count below
+        hung_up.set()
+
+    fake(silent)
+    timed_out = error_of(lambda: connect(sock_path, timeout=0.2))
+    assert timed_out.code == "timeout"
+    assert hung_up.wait(WAIT)
+    assert open_fds() == before
+    assert None not in (not_running.__traceback__, bad_timeout.tb, timed_out.__traceback__)
+
+
+def test_close_releases_the_socket_and_is_idempotent(serve: Any, sock_path: str) -> None:
+    serve()
+    client = connect(sock_path)
+    assert client.call("echo", {"text": "x"}) == {"text": "x"}
+    client.close()
+    client.close()
+    assert error_of(lambda: client.call("echo")).code == "unavailable.disconnected"
+
+
 @pytest.mark.parametrize(
     ("err", "code"),
     [

@@ -6,7 +6,7 @@ it must not pull in anyio, orjson or the server.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow the CLI.
 TYPE_CHECKING = False
@@ -113,7 +113,10 @@ def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'venom_proto' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    # __import__ rather than importlib.import_module: importlib (and warnings) would cost every
+    # CLI call, which passes through this package on its way to the sync client.
+    __import__(module)
+    value = getattr(sys.modules[module], name)
     globals()[name] = value  # later lookups skip __getattr__
     return value
 

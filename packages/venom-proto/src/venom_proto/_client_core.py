@@ -8,9 +8,6 @@ stdlib twin and never import orjson.
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable, Iterable
-
 from ._core.errors import VenomError
 from ._core.ndjson import DEFAULT_MAX_FRAME, LineDecoder
 from ._core.replies import Reply, invalid_reply, reply_from_object
@@ -18,10 +15,17 @@ from ._core.replies import Reply, invalid_reply, reply_from_object
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections import deque
+    from collections.abc import Callable, Iterable
     from typing import Any, TypeAlias
 
     Loads: TypeAlias = Callable[[bytes], Any]
     Dumps: TypeAlias = Callable[[Any], bytes]
+
+else:
+    # The C type that collections.deque is: `collections` itself (operator, keyword, reprlib)
+    # would cost every CLI call ~1 ms.
+    from _collections import deque
 
 __all__ = ("ClientCore", "hello_params", "raise_for")
 

@@ -1,14 +1,15 @@
 """A blocking client for short-lived programs (the generated CLI): no event loop, no orjson.
 
-Imports only ``socket``, ``os``, stdlib ``json`` and the sans-I/O core; all protocol
-bookkeeping is :class:`~venom_proto._client_core.ClientCore`, shared with the async client.
+Imports only ``_socket``, ``os``, the ``_json``-based codec and the sans-I/O core; all
+protocol bookkeeping is :class:`~venom_proto._client_core.ClientCore`, shared with the async
+client.
 """
 
 from __future__ import annotations
 
-import socket
-from collections.abc import Iterable, Iterator
-from types import TracebackType
+# The C socket type, not socket.py: that module loads enum, selectors and array (~2 ms of every
+# CLI call) for conveniences (makefile, with-blocks, enum constants) this client does not use.
+import _socket
 
 from ._client_core import ClientCore, hello_params, raise_for
 from ._client_paths import connect_error, disconnected, prepare_socket_path
@@ -19,6 +20,8 @@ from ._core.replies import Reply
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from types import TracebackType
     from typing import Any
 
 __all__ = ("StreamCall", "SyncClient")
@@ -48,10 +51,10 @@ class SyncClient:
         path = prepare_socket_path(socket_path)
         self.socket_path = path
         self._core = ClientCore(loads=std_loads, dumps=std_dumps, max_frame=max_frame)
-        self._sock: socket.socket | None = None
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(timeout)
+        self._sock: _socket.socket | None = None
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
+            sock.settimeout(timeout)
             sock.connect(path)
         except TimeoutError:
             sock.close()
@@ -61,6 +64,9 @@ class SyncClient:
         except OSError as exc:
             sock.close()
             raise connect_error(path, exc) from None
+        except BaseException:  # a bad timeout value, Ctrl-C: no descriptor may leak
+            sock.close()
+            raise
         self._sock = sock
         try:
             params = hello_params(
@@ -81,14 +87,14 @@ class SyncClient:
 
     # -- transport -------------------------------------------------------------------------
 
-    def _socket(self) -> socket.socket:
+    def _connected(self) -> _socket.socket:
         if self._sock is None:
             raise VenomError("unavailable.disconnected", "the client is closed")
         return self._sock
 
     def _send(self, data: bytes) -> None:
         try:
-            self._socket().sendall(data)
+            self._connected().sendall(data)
         except TimeoutError:
             raise VenomError("timeout", "the daemon did not accept the request in time") from None
         except OSError as exc:
@@ -97,7 +103,7 @@ class SyncClient:
 
     def _receive(self) -> None:
         try:
-            data = self._socket().recv(_RECV)
+            data = self._connected().recv(_RECV)
         except TimeoutError:
             raise VenomError("timeout", "the daemon did not answer in time") from None
         except OSError as exc:

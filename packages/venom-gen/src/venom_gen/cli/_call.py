@@ -42,7 +42,7 @@ def sync_connect(
     caps: tuple[str, ...],
     auth: dict[str, Any] | None,
 ) -> Client:
-    """The real transport: ``venom_proto.sync_client.SyncClient`` (stdlib socket + json)."""
+    """The real transport: ``venom_proto.sync_client.SyncClient`` (C ``_socket`` + ``_json``)."""
     from venom_proto.sync_client import SyncClient
 
     client: Client = SyncClient(

@@ -1,7 +1,9 @@
 """The main flow of a generated CLI: model, argv, help, validation, dispatch, exit status.
 
-Only stdlib ``json``-level modules, the venom_proto core and sync client, and
-``venom_schema.runtime`` are imported on the path of a verb call; help text is built lazily.
+Only ``os``, ``sys``, C accelerators (``_json``, ``_socket``), the venom_proto core and sync
+client, and ``venom_schema.runtime`` are imported on the path of a verb call: not even ``json``,
+``re`` or ``socket``, which cost several ms of every call (tests/test_cli_process.py checks).
+Help text is built lazily.
 """
 
 from __future__ import annotations

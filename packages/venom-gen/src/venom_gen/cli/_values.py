@@ -22,9 +22,6 @@ Malformed values raise ``invalid_params.type`` (``.range`` for the limits above)
 
 from __future__ import annotations
 
-import math
-import re
-
 from venom_proto._core._stdjson import std_loads
 from venom_proto._core.errors import VenomError
 
@@ -39,9 +36,36 @@ __all__ = ("MAX_SAFE_INTEGER", "convert_value")
 #: RFC-0002 §4.1 / RFC-0004 §3: integers must survive every JSON parser exactly.
 MAX_SAFE_INTEGER = 2**53 - 1
 
-_INTEGER = re.compile(r"-?[0-9]+\Z")
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?\Z")
 _SHOWN = 40
+_INF = float("inf")
+
+# The integer and number grammars below are checked by hand, not with regexes: importing `re`
+# (with enum, functools...) would cost every CLI call a few ms.
+
+
+def _is_digits(text: str) -> bool:
+    """``[0-9]+``: ASCII digits only (``str.isdigit`` alone also accepts ``²`` or ``٣``)."""
+    return text.isascii() and text.isdigit()
+
+
+def _unsigned(text: str, signs: str) -> str:
+    return text[1:] if text[:1] and text[0] in signs else text
+
+
+def _number_shape(text: str) -> bool | None:
+    """Whether a JSON number has a fraction or exponent; ``None`` if ``text`` is no JSON number.
+
+    The grammar is ``-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?`` (RFC 8259 §6).
+    """
+    mantissa, exp_mark, exponent = _unsigned(text, "-").replace("E", "e").partition("e")
+    integer, dot, fraction = mantissa.partition(".")
+    if not _is_digits(integer) or (len(integer) > 1 and integer[0] == "0"):
+        return None
+    if dot and not _is_digits(fraction):
+        return None
+    if exp_mark and not _is_digits(_unsigned(exponent, "+-")):
+        return None
+    return bool(dot or exp_mark)
 
 
 def _show(text: str) -> str:
@@ -54,7 +78,7 @@ def _fail(reason: str, flag: str, param: str, problem: str) -> VenomError:
 
 
 def _integer(text: str, flag: str, param: str) -> int:
-    if not _INTEGER.match(text):
+    if not _is_digits(_unsigned(text, "-")):
         raise _fail("type", flag, param, f"expected an integer (decimal digits), got {_show(text)}")
     digits = text.lstrip("-").lstrip("0")
     # Check the length first: int() refuses very long digit strings with its own ValueError.
@@ -64,15 +88,15 @@ def _integer(text: str, flag: str, param: str) -> int:
 
 
 def _number(text: str, flag: str, param: str) -> int | float:
-    match = _NUMBER.match(text)
-    if match is None:
+    shape = _number_shape(text)
+    if shape is None:
         raise _fail("type", flag, param, f"expected a JSON number, got {_show(text)}")
-    if match.group(1) is None and match.group(2) is None:
+    if not shape:
         digits = text.lstrip("-")
         if len(digits) <= len(str(MAX_SAFE_INTEGER)) and int(digits) <= MAX_SAFE_INTEGER:
             return int(text)
     value = float(text)
-    if not math.isfinite(value):
+    if not -_INF < value < _INF:
         raise _fail("range", flag, param, f"number {_show(text)} is not a finite double")
     return value
 

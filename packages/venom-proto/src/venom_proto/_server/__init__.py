@@ -6,7 +6,7 @@ for asyncio, anyio or orjson.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 # Named so mypy treats it as typing.TYPE_CHECKING without importing typing at run time.
 TYPE_CHECKING = False
@@ -31,7 +31,11 @@ def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
+    # __import__ rather than importlib: importlib (and warnings) would cost every CLI call,
+    # which passes through this package on its way to venom_proto._server.paths.
+    full = __name__ + module
+    __import__(full)
+    value = getattr(sys.modules[full], name)
     globals()[name] = value
     return value
 
