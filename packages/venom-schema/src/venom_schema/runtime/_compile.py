@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     #: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
     Validator = Callable[[Any], Any]
 
-__all__ = ("compile_descriptor", "compile_params")  # `Validator` is type-only
+__all__ = ("compile_descriptor", "compile_params", "object_plans")  # `Validator` is type-only
 
 _SCALARS = (str, bool, int, float, type(None))
 
@@ -77,10 +77,15 @@ def compile_params(fields: Sequence[Mapping[str, Any]], *, generate: bool = Fals
 
 def _generated_top(desc: Mapping[str, Any], where: str, validate: Validator) -> Validator:
     """The boundary itself generated, for a plain object: one frame for the common request."""
+    plans = object_plans(desc, where)
+    return validate if plans is None else generated_object_check(plans, validate)
+
+
+def object_plans(desc: Mapping[str, Any], where: str) -> list[FieldPlan] | None:
+    """The field plans of a non-nullable object descriptor (None for any other kind)."""
     if desc.get("kind") != "object" or desc.get("nullable", False) is True:
-        return validate
-    plans = [_field_step(f, where, set(), True)[1] for f in desc["fields"]]
-    return generated_object_check(plans, validate)
+        return None
+    return [_field_step(f, where, set(), True)[1] for f in desc["fields"]]
 
 
 def _boundary(check: Check, kind: Kind) -> Validator:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     #: "range" (argument: (type, low, high)) or "nested" (no inline test; ``check`` runs).
     FieldPlan = tuple[str, str, Any, bool, Any, Check]
 
-__all__ = ("generated_object_check",)
+__all__ = ("compile_function", "generated_object_check", "object_block")
 
 # Generated functions beyond this many fields gain little and cost compile time.
 MAX_FIELDS = 32
@@ -44,70 +44,96 @@ def generated_object_check(plans: list[FieldPlan], slow: Check) -> Check:
     """
     if len(plans) > MAX_FIELDS:
         return slow
-    env: dict[str, Any] = {"_A": ABSENT, "_Invalid": Invalid, "_slow": slow}
-    lines = ["def check(value):", "    if type(value) is not dict:", "        return _slow(value)"]
-    lines.append("    n = 0")
-    for i, plan in enumerate(plans):
-        lines += _field_lines(i, plan, env)
-    lines += ["    if n != len(value):", "        return _slow(value)"]
-    lines += _output_lines(plans)
-    namespace: dict[str, Any] = {}
-    exec(compile("\n".join(lines), "<venom-schema generated check>", "exec"), env, namespace)
-    check: Check = namespace["check"]
+    env: dict[str, Any] = {"_slow": slow}
+    lines = ["def check(value):", *object_block(plans, "value", "out", "v", env, "    ")]
+    lines += ["    if out is _MISS:", "        return _slow(value)", "    return out"]
+    check: Check = compile_function(lines, env, "check")
     return check
 
 
-def _field_lines(i: int, plan: FieldPlan, env: dict[str, Any]) -> list[str]:
+def compile_function(lines: list[str], env: dict[str, Any], name: str) -> Any:
+    """Compile generated source ``lines`` with globals ``env``; return the function ``name``."""
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines), f"<venom-schema generated {name}>", "exec"), env, namespace)
+    return namespace[name]
+
+
+def object_block(
+    plans: list[FieldPlan], src: str, dst: str, tag: str, env: dict[str, Any], indent: str
+) -> list[str]:
+    """Lines that set ``dst`` to the checked copy of the object in ``src``, or to ``_MISS``.
+
+    ``_MISS`` means "not decided here": the caller must run the closure validator. The block is
+    a one-pass ``while`` so that any doubt is a plain ``break``; ``tag`` prefixes its names
+    (locals and ``env`` constants), so several blocks can share one function.
+    """
+    env.update(_A=ABSENT, _MISS=_MISS, _Invalid=Invalid)
+    lines = [f"{dst} = _MISS", f"while type({src}) is dict:", f"    {tag}n = 0"]
+    for i, plan in enumerate(plans):
+        lines += _field_lines(f"{tag}{i}", src, tag, plan, env)
+    lines += [f"    if {tag}n != len({src}):", "        break"]
+    lines += _output_lines(plans, tag, dst)
+    lines.append("    break")
+    return [indent + line for line in lines]
+
+
+class _Miss:
+    __slots__ = ()
+
+
+_MISS: Any = _Miss()
+
+
+def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any]) -> list[str]:
     name, test, argument, required, default, nested = plan
-    v = f"v{i}"
-    lines = [f"    {v} = value.get({name!r}, _A)"]
+    lines = [f"    {v} = {src}.get({name!r}, _A)"]
     if test == "type":
-        env[f"_T{i}"] = argument
-        condition = f"type({v}) is _T{i}"
+        env[f"_T{v}"] = argument
+        condition = f"type({v}) is _T{v}"
     elif test == "choice":
-        env[f"_C{i}"] = frozenset(argument)
-        condition = f"type({v}) is str and {v} in _C{i}"
+        env[f"_C{v}"] = frozenset(argument)
+        condition = f"type({v}) is str and {v} in _C{v}"
     elif test == "range":
         kind, low, high = argument
-        env[f"_T{i}"], env[f"_L{i}"], env[f"_H{i}"] = kind, low, high
-        condition = f"type({v}) is _T{i} and _L{i} <= {v} <= _H{i}"
+        env[f"_T{v}"], env[f"_L{v}"], env[f"_H{v}"] = kind, low, high
+        condition = f"type({v}) is _T{v} and _L{v} <= {v} <= _H{v}"
     else:
-        env[f"_K{i}"] = nested
+        env[f"_K{v}"] = nested
         condition = f"{v} is not _A"
-    lines += [f"    if {condition}:", "        n += 1"]
+    lines += [f"    if {condition}:", f"        {tag}n += 1"]
     if test == "nested":
         lines += [
             "        try:",
-            f"            {v} = _K{i}({v})",
+            f"            {v} = _K{v}({v})",
             "        except _Invalid:",
-            "            return _slow(value)",
+            "            break",
         ]
     else:
-        lines += [f"    elif {v} is not _A:", "        return _slow(value)"]
+        lines += [f"    elif {v} is not _A:", "        break"]
     if required:
-        lines += ["    else:", "        return _slow(value)"]
+        lines += ["    else:", "        break"]
     elif default is not ABSENT:
         # Scalars are shared safely; containers are copied per call, as the closures do.
-        env[f"_D{i}"] = default
-        fresh = f"_D{i}" if isinstance(default, _SCALAR_DEFAULTS) else f"_copy(_D{i})"
+        env[f"_D{v}"] = default
+        fresh = f"_D{v}" if isinstance(default, _SCALAR_DEFAULTS) else f"_copy(_D{v})"
         env["_copy"] = _deep_copy
         lines += ["    else:", f"        {v} = {fresh}"]
     return lines
 
 
-def _output_lines(plans: list[FieldPlan]) -> list[str]:
+def _output_lines(plans: list[FieldPlan], tag: str, dst: str) -> list[str]:
     """Build the new object with members in declaration order, absent optionals left out."""
     always = [required or default is not ABSENT for _, _, _, required, default, _ in plans]
     if all(always):
-        members = ", ".join(f"{plan[0]!r}: v{i}" for i, plan in enumerate(plans))
-        return [f"    return {{{members}}}"]
-    lines = ["    out = {}"]
+        members = ", ".join(f"{plan[0]!r}: {tag}{i}" for i, plan in enumerate(plans))
+        return [f"    {dst} = {{{members}}}"]
+    lines = [f"    {tag}o = {{}}"]
     for i, plan in enumerate(plans):
         if always[i]:
-            lines.append(f"    out[{plan[0]!r}] = v{i}")
+            lines.append(f"    {tag}o[{plan[0]!r}] = {tag}{i}")
         else:
-            lines += [f"    if v{i} is not _A:", f"        out[{plan[0]!r}] = v{i}"]
-    return [*lines, "    return out"]
+            lines += [f"    if {tag}{i} is not _A:", f"        {tag}o[{plan[0]!r}] = {tag}{i}"]
+    return [*lines, f"    {dst} = {tag}o"]
 
 
 def _deep_copy(value: Any) -> Any:

@@ -10,7 +10,7 @@ from _collections_abc import Mapping  # isinstance checks at run time
 
 from venom_proto._core.errors import VenomError
 
-from ._compile import compile_descriptor, compile_params
+from ._compile import compile_descriptor, compile_params, object_plans
 from ._errors import DescriptorError
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ._compile import Validator
+    from ._generated import FieldPlan
 
 __all__ = ("CompiledVerb", "compile_verb", "load_model")
 
@@ -31,7 +32,17 @@ class CompiledVerb:
     ``internal.result``.
     """
 
-    __slots__ = ("grant", "item", "name", "params", "result", "streams", "verb")
+    __slots__ = (
+        "grant",
+        "item",
+        "name",
+        "params",
+        "params_plans",
+        "result",
+        "result_plans",
+        "streams",
+        "verb",
+    )
 
     def __init__(self, verb: Mapping[str, Any], *, generate: bool = False) -> None:
         if not isinstance(verb, Mapping) or not isinstance(verb.get("name"), str):
@@ -47,6 +58,12 @@ class CompiledVerb:
         self.grant: str = str(verb.get("grant", ""))
         self.streams: bool = verb.get("streams", False) is True
         self.params: Validator = compile_params(params, generate=generate)
+        # With ``generate``, the plans let the registry inline both checks into one function.
+        self.params_plans: list[FieldPlan] | None = None
+        self.result_plans: list[FieldPlan] | None = None
+        if generate:
+            self.params_plans = object_plans({"kind": "object", "fields": params}, "params")
+            self.result_plans = object_plans(verb["result"], "result")
         self.result: Validator = compile_descriptor(
             verb["result"], kind="result", generate=generate
         )
