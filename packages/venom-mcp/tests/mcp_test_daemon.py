@@ -21,6 +21,8 @@ from venom_proto._server.dispatch import Dispatcher
 
 CANCELLED: list[str] = []
 ACTIVE: set[int] = set()
+#: The connections ``echo`` was called on (kept alive, so identity is never reused).
+ECHO_CONNECTIONS: list[Any] = []
 
 
 def _record_cancels() -> None:
@@ -37,6 +39,8 @@ def _record_cancels() -> None:
 
 
 def echo(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    if not any(c is call.connection for c in ECHO_CONNECTIONS):
+        ECHO_CONNECTIONS.append(call.connection)
     text: str = params["text"]
     return {"text": text.upper() if params.get("style") == "upper" else text}
 
@@ -67,6 +71,11 @@ def active(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     return {"stalls": len(ACTIVE)}
 
 
+def echo_connections(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    """Not in the model: on how many distinct connections ``echo`` was called."""
+    return {"count": len(ECHO_CONNECTIONS)}
+
+
 def cancels(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     return {"verbs": list(CANCELLED)}
 
@@ -89,6 +98,7 @@ VERBS = {
     "set_value": Verb(set_value),
     "whoami": Verb(whoami),
     "active": Verb(active),
+    "echo_connections": Verb(echo_connections),
 }
 
 

@@ -11,7 +11,14 @@ from typing import Any
 from venom_mcp._grants import allowed_grants
 from venom_proto import VenomError
 
-__all__ = ("VenomError", "build_catalog", "compile_params", "resolve_socket_path")
+__all__ = (
+    "VenomError",
+    "build_catalog",
+    "compile_params",
+    "owner_auth",
+    "resolve_socket_path",
+    "token_file",
+)
 
 
 def build_catalog(model: dict[str, Any], *, max_grant: str | None = None) -> list[dict[str, Any]]:
@@ -33,3 +40,18 @@ def resolve_socket_path(tool: str, flag: str | None) -> str:
     from venom_proto._server.paths import resolve_socket_path as resolve
 
     return resolve(tool, flag)
+
+
+def token_file(socket_path: str) -> str:
+    """Where the daemon at ``socket_path`` writes its owner token (rfcs/0005-local-grants.md §3)."""
+    from venom_schema.grants import token_path
+
+    return token_path(socket_path)
+
+
+def owner_auth(socket_path: str) -> dict[str, Any] | None:
+    """``hello.auth`` with the owner token beside ``socket_path``, or None when unreadable."""
+    from venom_schema.grants import client_auth
+
+    auth: dict[str, Any] | None = client_auth(socket_path)
+    return auth

@@ -1,9 +1,22 @@
-"""Forwarding tool calls to the daemon: one RFC-0002 connection per call.
+"""Forwarding tool calls to the daemon over one shared, pipelined RFC-0002 connection.
 
-A connection per call costs a connect and a hello per call (measured in bench/bench_mcp.py),
-but it isolates calls from each other, needs no reconnect logic, and can never hold a dead
-connection: when the daemon is down a call fails with ``unavailable.not_running`` and the next
-call after it starts simply works.
+Design: all calls share one connection (``_link.Links``), opened on the first call, with
+concurrent calls pipelined on it. Opening a connection per call cost a connect plus a hello
+round trip per call, about a third of a call's latency (bench/peers, docs/peer-benchmarks.md);
+a shared one pays that once. What per-call connections gave for free is kept explicitly:
+
+- Isolation: cancelling one MCP call sends an RFC-0002 ``cancel`` for that request id only
+  (``AsyncStreamCall`` does it when its iteration is cancelled); the connection and the other
+  calls go on. Its I/O tasks belong to ``Links``, never to a caller's cancel scope.
+- Recovery: a dead connection is retired, so the next call reconnects (re-reading the owner
+  token). When the daemon went away between calls the adapter has already seen the socket
+  close, the request cannot even be queued, and it is sent again once on a fresh connection:
+  the call succeeds if a daemon is up again, else fails ``unavailable.not_running``. A request
+  already sent when the connection dies fails ``unavailable.disconnected`` and is not resent
+  (the daemon may have run it). A restarted daemon writes a new token file, which also makes
+  the next call reconnect before sending anything.
+- Shutdown: on stdin EOF the server cancels its handlers (each sends its ``cancel``), then the
+  ``async with`` around the upstream closes the connection.
 """
 
 from __future__ import annotations
@@ -11,12 +24,14 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
+from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
 from venom_mcp._deps import VenomError
 from venom_mcp._limits import StreamBuffer
+from venom_mcp._link import Link, Links, breaks_link
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient, AsyncStreamCall
@@ -27,15 +42,15 @@ log = logging.getLogger("venom_mcp")
 
 #: Bound on waiting for the daemon to answer our cancel.
 _CANCEL_WAIT = 2.0
-#: Bound on a whole exchange once the caller gave up (connect, hello, cancel, close).
-_STOP_GRACE = _CANCEL_WAIT + 1.0
 
 
 class DaemonUpstream:
     """Runs verbs on the daemon at ``socket_path`` and returns RFC-0004 §5 success wrappers.
 
-    The adapter authenticates as the owner (rfcs/0005-local-grants.md §3): ``hello.auth`` holds
-    ``token`` if given, else the token file beside the socket when it is readable.
+    Use as ``async with upstream:`` around all calls (``build_server`` does, in the server's
+    lifespan). The adapter authenticates as the owner (rfcs/0005-local-grants.md §3):
+    ``hello.auth`` holds ``token`` if given, else the token file beside the socket when it is
+    readable, read again on every (re)connect.
     """
 
     def __init__(
@@ -47,116 +62,69 @@ class DaemonUpstream:
         token: str | None = None,
     ) -> None:
         self.socket_path = socket_path
-        self.client_name = client_name
-        self.client_version = client_version
-        self.token = token
+        self._links = Links(
+            socket_path, client_name=client_name, client_version=client_version, token=token
+        )
 
-    def _auth(self) -> dict[str, Any] | None:
-        if self.token is not None:
-            return {"token": self.token}
-        # Read per connection: every daemon start-up writes a fresh owner token.
-        from venom_schema.grants import client_auth
+    async def __aenter__(self) -> DaemonUpstream:
+        await self._links.__aenter__()
+        return self
 
-        auth: dict[str, Any] | None = client_auth(self.socket_path)
-        return auth
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        return await self._links.__aexit__(exc_type, exc, tb)
 
     async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> dict[str, Any]:
         """Run ``verb`` with validated ``params``; raises ``VenomError`` on any failure.
 
-        Cancelling the calling task cancels the request on the daemon: the exchange runs in a
-        shielded child task (so the connection's own I/O tasks survive our cancellation), which
-        then sends an RFC-0002 ``cancel``, awaits its answer (bounded) and closes.
+        Cancelling the calling task cancels the request on the daemon (RFC-0002 ``cancel``).
         """
-        outcome: list[dict[str, Any] | BaseException] = []
-        stop = anyio.Event()
-        done = anyio.Event()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(self._shielded_exchange, verb, params, stop, done, outcome)
+        link, call = await self._send(verb, params)
+        try:
+            client = link.client
             try:
-                await done.wait()
-            except anyio.get_cancelled_exc_class():
-                stop.set()  # the task group then waits for the exchange to wind down
-                raise
-        result = outcome[0] if outcome else VenomError("cancelled", "the call was abandoned")
-        if isinstance(result, BaseException):
-            raise result
-        return result
-
-    async def _shielded_exchange(
-        self,
-        verb: Mapping[str, Any],
-        params: dict[str, Any],
-        stop: anyio.Event,
-        done: anyio.Event,
-        outcome: list[dict[str, Any] | BaseException],
-    ) -> None:
-        # Shielded: our caller's cancellation must not tear down the connection before the
-        # cancel went out. Bounded: once asked to stop, a daemon that does not answer (even
-        # one stuck before hello) gets _STOP_GRACE seconds, then the exchange is abandoned.
-        with anyio.CancelScope(shield=True):
-            async with anyio.create_task_group() as tg:
-
-                async def abandon_after_stop() -> None:
-                    await stop.wait()
-                    await anyio.sleep(_STOP_GRACE)
-                    tg.cancel_scope.cancel()
-
-                tg.start_soon(abandon_after_stop)
-                try:
-                    outcome.append(await self._exchange(verb, params, stop))
-                except Exception as exc:  # handed to invoke, which re-raises it in the caller
-                    outcome.append(exc)
-                finally:
-                    tg.cancel_scope.cancel()
-                    done.set()
-
-    async def _exchange(
-        self, verb: Mapping[str, Any], params: dict[str, Any], stop: anyio.Event
-    ) -> dict[str, Any]:
-        from venom_proto.client import AsyncClient
-
-        client = AsyncClient(
-            self.socket_path,
-            client_name=self.client_name,
-            client_version=self.client_version,
-            caps=("cancel",),
-            auth=self._auth(),
-        )
-        streams = bool(verb.get("streams"))
-        async with client:
-            if streams and "cancel" not in client.hello_result.get("caps", ()):
-                raise VenomError(
-                    "unsupported.capability",
-                    "the daemon did not agree to 'cancel', which MCP streaming needs",
-                    {"capability": "cancel"},
-                )
-            if stop.is_set():
-                raise VenomError("cancelled", "cancelled by the MCP client")
-            # Every verb goes through stream() so that its request id is known for cancel.
-            call = await client.stream(verb["name"], params)
-            outcome: list[dict[str, Any]] = []
-            failure: list[VenomError] = []  # raised after the group, not wrapped in a group
-            async with anyio.create_task_group() as tg:
-
-                async def cancel_on_stop() -> None:
-                    await stop.wait()
+                return await _collect(call, StreamBuffer() if verb.get("streams") else None)
+            except VenomError as exc:
+                if exc.code == "unsupported.stream_limit":
                     await _cancel_quietly(client, call.id)
-                    tg.cancel_scope.cancel()
+                elif breaks_link(exc):
+                    self._links.retire(link)
+                raise
+        finally:
+            self._links.release(link)
 
-                tg.start_soon(cancel_on_stop)
-                try:
-                    outcome.append(await _collect(call, StreamBuffer() if streams else None))
-                except VenomError as exc:
-                    failure.append(exc)
-                    if exc.code == "unsupported.stream_limit":
-                        await _cancel_quietly(client, call.id)
-                finally:
-                    tg.cancel_scope.cancel()
-        if failure:
-            raise failure[0]
-        if not outcome:
-            raise VenomError("cancelled", "cancelled by the MCP client")
-        return outcome[0]
+    async def _send(
+        self, verb: Mapping[str, Any], params: dict[str, Any]
+    ) -> tuple[Link, AsyncStreamCall]:
+        """Send the request on the shared link; once more on a fresh one if it could not go."""
+        for attempt in (1, 2):
+            link = await self._links.acquire()
+            try:
+                client = link.client
+                if verb.get("streams") and "cancel" not in client.hello_result.get("caps", ()):
+                    raise VenomError(
+                        "unsupported.capability",
+                        "the daemon did not agree to 'cancel', which MCP streaming needs",
+                        {"capability": "cancel"},
+                    )
+                # Every verb goes through stream() so that its request id is known for cancel.
+                return link, await client.stream(verb["name"], params)
+            except VenomError as exc:
+                self._links.release(link)
+                if not breaks_link(exc):
+                    raise
+                # The request was never queued: the connection had already failed.
+                self._links.retire(link)
+                if attempt == 2:
+                    raise
+            except BaseException:
+                self._links.release(link)
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 async def _collect(call: AsyncStreamCall, buffer: StreamBuffer | None) -> dict[str, Any]:
@@ -174,8 +142,7 @@ async def _cancel_quietly(client: AsyncClient, request_id: int | str) -> None:
     """Cancel ``request_id`` upstream and wait for the daemon's answer, so it surely went out.
 
     Shielded so it runs while our own task is being cancelled; bounded so a stuck daemon
-    cannot hold the adapter. The client may already have sent a cancel of its own; the daemon
-    then answers ours with ``not_found.request``, which is fine.
+    cannot hold the adapter.
     """
     with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_WAIT):
         try:

@@ -6,17 +6,16 @@ the server then drops silently; JSON-RPC 2.0 wants a -32700 or -32600 reply with
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import suppress
+from types import TracebackType
+from typing import Any, cast
 
 import anyio
 import mcp.types as mt
-from anyio.streams.memory import MemoryObjectReceiveStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-__all__ = ("answer_malformed", "envelope_error")
+__all__ = ("AnsweringMalformed", "envelope_error")
 
 
 def envelope_error(exc: Exception) -> mt.ErrorData:
@@ -28,29 +27,44 @@ def envelope_error(exc: Exception) -> mt.ErrorData:
     return mt.ErrorData(code=mt.INVALID_REQUEST, message="Invalid Request")
 
 
-@asynccontextmanager
-async def answer_malformed(
-    read_stream: Any, write_stream: Any
-) -> AsyncIterator[MemoryObjectReceiveStream[SessionMessage | Exception]]:
-    """Relay ``read_stream`` to the yielded stream; exception items get an error reply."""
-    send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+class AnsweringMalformed:
+    """The SDK's read stream minus its exception items, each answered on ``write_stream``.
 
-    def route(item: SessionMessage | Exception) -> tuple[Any, SessionMessage]:
-        if not isinstance(item, Exception):
-            return send, item
-        reply = mt.JSONRPCError(jsonrpc="2.0", id=None, error=envelope_error(item))
-        return write_stream, SessionMessage(reply)
+    A thin wrapper rather than a relay task: a message passes through without a task switch.
+    """
 
-    async def relay() -> None:
-        async with send:
-            async for item in read_stream:
-                target, message = route(item)
-                try:
-                    await target.send(message)
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    return  # the server is shutting down
+    def __init__(self, read_stream: Any, write_stream: Any) -> None:
+        self._read = read_stream
+        self._write = write_stream
 
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(relay)
-        yield receive
-        tg.cancel_scope.cancel()
+    async def receive(self) -> SessionMessage:
+        while True:
+            item = await self._read.receive()
+            if not isinstance(item, Exception):
+                return cast(SessionMessage, item)
+            reply = mt.JSONRPCError(jsonrpc="2.0", id=None, error=envelope_error(item))
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                await self._write.send(SessionMessage(reply))  # else: the server is stopping
+
+    async def aclose(self) -> None:
+        await self._read.aclose()
+
+    def __aiter__(self) -> AnsweringMalformed:
+        return self
+
+    async def __anext__(self) -> SessionMessage:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> AnsweringMalformed:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()

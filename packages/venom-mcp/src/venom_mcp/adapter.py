@@ -8,7 +8,8 @@ arguments itself, where RFC-0004 wants -32602 for unknown tools and Venom's own 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
 import anyio
@@ -43,7 +44,8 @@ class Upstream(Protocol):
     """Runs one verb on the daemon and returns the RFC-0004 §5 success wrapper.
 
     ``{"result": ok}``, or ``{"items": [...], "result": ok}`` for streaming verbs; failures
-    raise ``VenomError``.
+    raise ``VenomError``. An upstream that is also an async context manager is entered for the
+    server's lifetime (``build_server`` does this).
     """
 
     async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> dict[str, Any]: ...
@@ -117,8 +119,18 @@ def build_server(tools: Tools, upstream: Upstream, *, name: str, version: str) -
             log.exception("tool %s failed", tool)
             return error_result(VenomError("internal", "the MCP adapter failed; see its stderr"))
 
+    @asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        # An upstream that holds resources (DaemonUpstream's shared connection) lives exactly
+        # as long as the server: opened before the first message, closed after the last call.
+        if isinstance(upstream, AbstractAsyncContextManager):
+            async with upstream:
+                yield {}
+        else:
+            yield {}
+
     server: Server[Any] = Server(
-        name, version=version, on_list_tools=list_tools, on_call_tool=call_tool
+        name, version=version, lifespan=lifespan, on_list_tools=list_tools, on_call_tool=call_tool
     )
     # The default OpenTelemetry middleware is a no-op without an exporter; skip its per-call cost.
     server.middleware = []
@@ -126,16 +138,24 @@ def build_server(tools: Tools, upstream: Upstream, *, name: str, version: str) -
 
 
 async def serve_stdio(server: Server[Any]) -> None:
-    """Serve ``server`` on stdin/stdout until stdin closes."""
+    """Serve ``server`` on stdin/stdout until stdin closes.
+
+    Pipes and sockets are served from the event loop (``_stdio``); anything else, such as a
+    file or a tty, through the SDK's own stdio transport.
+    """
     from mcp.server.stdio import stdio_server
 
-    from venom_mcp._envelope import answer_malformed
+    from venom_mcp._envelope import AnsweringMalformed
+    from venom_mcp._stdio import pipe_stdio
 
-    async with (
-        stdio_server() as (read_stream, write_stream),
-        answer_malformed(read_stream, write_stream) as checked,
-    ):
-        await server.run(checked, write_stream, server.create_initialization_options())
+    options = server.create_initialization_options()
+    async with pipe_stdio() as pipes:
+        if pipes is not None:
+            read_stream, write_stream = pipes
+            await server.run(AnsweringMalformed(read_stream, write_stream), write_stream, options)
+            return
+    async with stdio_server() as (sdk_read, sdk_write):
+        await server.run(AnsweringMalformed(sdk_read, sdk_write), sdk_write, options)
 
 
 def run_server(server: Server[Any]) -> int:

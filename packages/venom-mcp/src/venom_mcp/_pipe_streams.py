@@ -1,0 +1,159 @@
+"""The SDK's ``ReadStream``/``WriteStream`` over asyncio pipe transports (see ``_stdio``).
+
+Both are fed and drained inside the event loop: the read side is a queue the stdin protocol
+fills, the write side writes into the stdout transport's buffer and waits only while the
+transport reports it full.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+from types import TracebackType
+from typing import IO, Any
+
+import anyio
+import anyio.lowlevel
+from mcp.shared.message import SessionMessage
+
+__all__ = ("PipeReadStream", "PipeWriteStream")
+
+#: Bound on flushing stdout at exit, when nobody may be reading it any more.
+_FLUSH_WAIT = 2.0
+
+Item = SessionMessage | Exception
+
+
+class PipeReadStream:
+    """Parsed stdin lines in order; ``EndOfStream`` after stdin's end."""
+
+    def __init__(self) -> None:
+        self._items: deque[Item] = deque()
+        self._ended = False
+        self._closed = False
+        self._wakeup = anyio.Event()
+        #: Called once the queue drained, to resume reading a paused stdin.
+        self.on_drained: Callable[[], None] | None = None
+
+    # -- fed by the protocol (synchronous, in the loop) --------------------------------------
+
+    def put(self, item: Item) -> None:
+        if not self._closed:
+            self._items.append(item)
+            self._wakeup.set()
+
+    def end(self) -> None:
+        self._ended = True
+        self._wakeup.set()
+
+    def queued(self) -> int:
+        return len(self._items)
+
+    # -- the SDK's ReadStream -----------------------------------------------------------------
+
+    async def receive(self) -> Item:
+        await anyio.lowlevel.checkpoint_if_cancelled()
+        while not self._items:
+            if self._closed:
+                raise anyio.ClosedResourceError
+            if self._ended:
+                raise anyio.EndOfStream
+            if self._wakeup.is_set():
+                self._wakeup = anyio.Event()
+            await self._wakeup.wait()
+        item = self._items.popleft()
+        if not self._items and self.on_drained is not None:
+            resume, self.on_drained = self.on_drained, None
+            resume()
+        return item
+
+    async def aclose(self) -> None:
+        self._closed = True
+        self._items.clear()
+        self._wakeup.set()
+
+    def __aiter__(self) -> PipeReadStream:
+        return self
+
+    async def __anext__(self) -> Item:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> PipeReadStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+
+class _Drain(asyncio.Protocol):
+    """Flow control and end of the stdout transport."""
+
+    def __init__(self) -> None:
+        self.writable = anyio.Event()
+        self.writable.set()
+        self.lost = anyio.Event()
+
+    def pause_writing(self) -> None:
+        self.writable = anyio.Event()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost.set()
+        self.writable.set()
+
+
+class PipeWriteStream:
+    """Writes each message as the SDK's stdio transport does: compact JSON and ``\\n``."""
+
+    def __init__(self, transport: asyncio.WriteTransport, drain: _Drain) -> None:
+        self._transport = transport
+        self._drain = drain
+
+    @classmethod
+    async def connect(cls, loop: asyncio.AbstractEventLoop, pipe: IO[Any]) -> PipeWriteStream:
+        """A stream writing to ``pipe`` (a pipe or socket file) through ``loop``."""
+        transport, drain = await loop.connect_write_pipe(_Drain, pipe)
+        return cls(transport, drain)
+
+    async def send(self, item: SessionMessage, /) -> None:
+        if self._transport.is_closing():
+            # Closed by the reader going away (broken) or by us (closed).
+            if self._drain.lost.is_set():
+                raise anyio.BrokenResourceError
+            raise anyio.ClosedResourceError
+        json = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        self._transport.write((json + "\n").encode("utf-8"))
+        if not self._drain.writable.is_set():
+            await self._drain.writable.wait()
+
+    async def aclose(self) -> None:
+        """Stop accepting messages; what is buffered is still written."""
+        self._transport.close()
+
+    async def flush_and_close(self) -> None:
+        """Close and wait (bounded) until the buffered messages reached stdout."""
+        self._transport.close()
+        with anyio.move_on_after(_FLUSH_WAIT):
+            await self._drain.lost.wait()
+
+    async def __aenter__(self) -> PipeWriteStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
