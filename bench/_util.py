@@ -32,6 +32,7 @@ __all__ = (
     "isolated_env",
     "load_client",
     "median",
+    "pinned",
     "process_cpu",
     "run_daemon",
     "short_tmpdir",
@@ -42,6 +43,32 @@ ROOT = Path(__file__).resolve().parents[1]
 #: The interpreter running the bench: the workspace venv's python under nox and `uv run`.
 PYTHON = sys.executable
 VENV_BIN = Path(sys.executable).parent
+
+
+def _cpu_sides() -> tuple[set[int], set[int]] | None:
+    """(client CPUs, server CPUs): the first usable CPU for load clients, the last for servers.
+
+    Left to itself, the scheduler sometimes runs a client and the daemon it waits on on the
+    same core and sometimes on different ones, and a sequential round trip then lands at
+    ~16 or ~58 us by placement alone (seen on 2 cores). Pinning gives every daemon, ours and
+    the baselines alike, one core and the load client the other. VENOM_BENCH_PIN=0 disables it.
+    """
+    usable = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if len(usable) < 2 or os.environ.get("VENOM_BENCH_PIN", "1") == "0":
+        return None
+    return {usable[0]}, {usable[-1]}
+
+
+_SIDES = _cpu_sides()
+
+
+def pinned(side: Literal["client", "server"]) -> Any:
+    """A ``preexec_fn`` that pins a child process to its side's CPU (None when not pinning)."""
+    if _SIDES is None:
+        return None
+    cpus = _SIDES[0] if side == "client" else _SIDES[1]
+    return lambda: os.sched_setaffinity(0, cpus)
+
 
 #: How a row's ratio is judged against its floor.
 #: ``min``: ours/baseline >= floor (rates); ``max``: ours/baseline <= floor (times);
@@ -157,7 +184,11 @@ class Daemon:
 def run_daemon(name: str, argv: Sequence[str], sock: str, env: dict[str, str]) -> Iterator[Daemon]:
     """Run a daemon subprocess serving at ``sock`` for the duration of the block."""
     proc = subprocess.Popen(
-        list(argv), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        list(argv),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        preexec_fn=pinned("server"),
     )
     try:
         wait_socket(sock, proc)
@@ -208,6 +239,7 @@ def load_client(mode: str, *args: object, env: dict[str, str], timeout: float = 
     out = subprocess.run(
         [PYTHON, str(ROOT / "bench" / "load_client.py"), mode, *map(str, args)],
         env=env,
+        preexec_fn=pinned("client"),
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -30,6 +30,7 @@ from bench._util import (
     Row,
     echo_argv,
     isolated_env,
+    pinned,
     run_daemon,
     short_tmpdir,
 )
@@ -63,11 +64,21 @@ class Sizes:
 
 
 def run_json(
-    argv: Sequence[str], env: dict[str, str], timeout: float = TIMEOUT
+    argv: Sequence[str], env: dict[str, str], timeout: float = TIMEOUT, *, pin: bool = True
 ) -> dict[str, float]:
-    """Run a client process to completion and parse the one JSON object it prints."""
+    """Run a client process to completion and parse the one JSON object it prints.
+
+    ``pin``: on the client CPU (bench/_util.pinned). The MCP rows leave it off: there the
+    client spawns the server, and both would share one core.
+    """
     out = subprocess.run(
-        list(argv), env=env, capture_output=True, text=True, timeout=timeout, check=False
+        list(argv),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        preexec_fn=pinned("client") if pin else None,
     )
     if out.returncode != 0:
         raise RuntimeError(f"{argv[:4]} failed: {out.stderr.strip()[-2000:]}")
@@ -75,11 +86,19 @@ def run_json(
     return result
 
 
-def wall_time(argv: Sequence[str], env: dict[str, str], stdin: bytes = b"") -> float:
+def wall_time(
+    argv: Sequence[str], env: dict[str, str], stdin: bytes = b"", *, pin: bool = True
+) -> float:
     """Seconds from spawn to exit of one process, which must print ``hi``."""
     t0 = time.perf_counter()
     out = subprocess.run(
-        list(argv), env=env, input=stdin, capture_output=True, timeout=30, check=False
+        list(argv),
+        env=env,
+        input=stdin,
+        capture_output=True,
+        timeout=30,
+        check=False,
+        preexec_fn=pinned("client") if pin else None,
     )
     elapsed = time.perf_counter() - t0
     if out.returncode != 0 or b"hi" not in out.stdout:
@@ -203,14 +222,16 @@ def mcp_peers(tmp: Path, env: dict[str, str], sz: Sizes) -> Samples:
     script.write_text(oneshot.MCP)
     with run_daemon("venom", echo_argv(sock), sock, env):
         got = rounds(
-            list(servers), sz.rounds, lambda p: run_json([*client, "--", *servers[p]], env)
+            list(servers),
+            sz.rounds,
+            lambda p: run_json([*client, "--", *servers[p]], env, pin=False),
         )
         for argv in servers.values():
-            wall_time([PYTHON, str(script), *argv], env)
+            wall_time([PYTHON, str(script), *argv], env, pin=False)
         shots = rounds(
             list(servers),
             sz.mcp_oneshot_runs,
-            lambda p: {"oneshot_s": wall_time([PYTHON, str(script), *servers[p]], env)},
+            lambda p: {"oneshot_s": wall_time([PYTHON, str(script), *servers[p]], env, pin=False)},
         )
     return {p: [*got[p], *shots[p]] for p in servers}
 

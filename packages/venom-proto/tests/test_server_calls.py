@@ -229,3 +229,30 @@ def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) 
     while thread.server.connection_count and time.monotonic() < deadline:
         time.sleep(0.01)
     assert thread.server.connection_count == 0
+
+
+def test_a_call_a_handler_keeps_is_never_reused(serve: Any, peers: Any, sock_path: str) -> None:
+    """Pipelined sync calls may share one Call object, but never one a handler held on to."""
+    from venom_proto._server import Call, Server, Verb
+
+    kept: list[tuple[Call, Any, str]] = []
+
+    def keep(call: Call, params: dict[str, Any]) -> Any:
+        kept.append((call, call.id, call.verb))
+        return {}
+
+    def plain(call: Call, params: dict[str, Any]) -> Any:
+        return {"id": call.id}
+
+    serve(Server("test-tool", "1.0.0", {"keep": Verb(keep), "plain": Verb(plain)}))
+    peer = peers(sock_path)
+    requests: list[dict[str, Any]] = [
+        {"id": i, "verb": "keep" if i % 3 == 0 else "plain", "params": {}} for i in range(300)
+    ]
+    peer.send(_lines(*requests))
+    replies = [peer.reply() for _ in requests]
+    assert [r["id"] for r in replies] == list(range(300))
+    assert all(r["ok"] == {"id": r["id"]} for r in replies if r["id"] % 3)
+    # Every kept Call still describes its own request, and no two requests shared one.
+    assert [(call.id, call.verb) for call, _, _ in kept] == [(i, v) for _, i, v in kept]
+    assert len({id(call) for call, _, _ in kept}) == len(kept) == 100

@@ -6,11 +6,10 @@ dispatcher serves NDJSON connections and binary ``CONTROL`` frames.
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 import orjson
 
@@ -19,10 +18,13 @@ from venom_proto._core.connection import ServerConnectionState
 from venom_proto._core.errors import ProtocolViolation, VenomError
 from venom_proto._core.hello import IMPLICIT_HELLO, HelloOutcome
 from venom_proto._core.ids import MAX_SAFE_INT, is_valid_id
-from venom_proto._core.messages import Request, encode_error, encode_item, encode_ok, parse_request
+from venom_proto._core.messages import Request, encode_error, encode_ok, parse_request
 
 from .api import Call, ConnectionInfo
+from .call_reuse import ALONE, refcount
 from .config import ServerConfig
+from .reply_lines import error_line, internal_error, ok_line, too_large_line
+from .running import DispatchHost, RunningCalls
 
 __all__ = ("DispatchHost", "Dispatcher")
 
@@ -39,27 +41,9 @@ _new = object.__new__
 if set(Call.__slots__) != {"_host", "cancelled", "connection", "id", "streams", "verb"}:
     raise ImportError("venom_proto._server.dispatch: Call's slots changed; update handle_lines")
 
+
 #: A sync verb the fast path may run: its handler and whether it streams.
 _FastVerb = tuple[Callable[[Call, dict[str, Any]], Any], bool]
-
-
-class DispatchHost(Protocol):
-    """The connection side of a `Dispatcher`."""
-
-    def send(self, line: bytes) -> None:
-        """Queue one NDJSON message (with its ``\\n``) for the peer."""
-
-    def close(self) -> None:
-        """Flush queued output, then close the connection."""
-
-    async def wait_writable(self) -> None:
-        """Return once the peer has read enough; yields to other tasks at least once."""
-
-    def inflight_changed(self, count: int) -> None:
-        """The number of running async calls changed (for input backpressure)."""
-
-    def hello_done(self, outcome: HelloOutcome) -> None:
-        """Hello (explicit or implicit) settled the connection's limits."""
 
 
 def _error(code: str, message: str, **data: Any) -> VenomError:
@@ -69,7 +53,7 @@ def _error(code: str, message: str, **data: Any) -> VenomError:
 class Dispatcher:
     """Runs the requests of one connection and tracks the ones still in flight."""
 
-    __slots__ = ("_calls", "_closed", "_config", "_fast", "_host", "_state", "info")
+    __slots__ = ("_closed", "_config", "_fast", "_host", "_running", "_state", "info")
 
     def __init__(
         self,
@@ -82,7 +66,7 @@ class Dispatcher:
         self._host = host
         self._state = state
         self.info = info
-        self._calls: dict[int | str, tuple[Call, asyncio.Task[None]]] = {}
+        self._running = RunningCalls(host, state, info)
         # Sync tool verbs the negotiated caps allow; empty until hello settles.
         self._fast: dict[str, _FastVerb] = {}
         self._closed = False
@@ -90,7 +74,7 @@ class Dispatcher:
     @property
     def inflight(self) -> int:
         """Async calls still running."""
-        return len(self._calls)
+        return len(self._running)
 
     # -- input ---------------------------------------------------------------------------
 
@@ -106,8 +90,9 @@ class Dispatcher:
         send = self._host.send
         out = bytearray()
         fast, info, on_call = self._fast, self.info, self._config.on_call
-        in_flight, max_frame = self._state.in_flight, info.max_frame
+        in_flight, max_frame, running = self._state.in_flight, info.max_frame, self._running
         low, high = -MAX_SAFE_INT, MAX_SAFE_INT  # locals: read on every line
+        spare: Call | None = None
         for line in lines:
             # Subscripts, not .get: a missing member, an unknown verb or a line that is not an
             # object raises here (a try is free in 3.11) and takes the general path below.
@@ -128,9 +113,14 @@ class Dispatcher:
                     )
                     and rid not in in_flight
                 ):
-                    call: Call = _new(Call)
-                    call.id, call.verb, call.connection = rid, verb, info
-                    call.streams, call.cancelled, call._host = streams, False, self
+                    call = spare
+                    if call is None:
+                        call = _new(Call)
+                        call.connection, call._host = info, running
+                    else:
+                        spare = None
+                    call.id, call.verb = rid, verb
+                    call.streams, call.cancelled = streams, False
                     try:
                         if on_call is not None:
                             on_call(call, params)
@@ -142,10 +132,10 @@ class Dispatcher:
                             else None
                         )
                     except VenomError as exc:
-                        out += self._error_line(rid, exc)
+                        out += error_line(rid, exc)
                         continue
                     except Exception:  # from the handler, or its result would not encode
-                        out += self._error_line(rid, self._internal(call))
+                        out += error_line(rid, internal_error(call))
                         continue
                     if reply is None:
                         if inspect.isawaitable(result):
@@ -153,12 +143,14 @@ class Dispatcher:
                                 send(bytes(out))
                                 out = bytearray()
                             in_flight.add(rid)  # as receive_request does for every call
-                            self._start(call, result)
+                            self._running.start(call, result)
                             continue
-                        reply = self._ok_line(call, result)
+                        reply = ok_line(call, result, max_frame)
                     elif len(reply) > max_frame:
-                        reply = self._too_large(rid)
+                        reply = too_large_line(rid, max_frame)
                     out += reply
+                    if refcount(call) == ALONE:  # the handler kept no reference to it
+                        spare = call
                     continue
             # Anything else takes the general path, after the replies gathered so far.
             if out:
@@ -204,7 +196,7 @@ class Dispatcher:
             self._cancel(rid, req.params)
         else:
             self._call(req)
-        if rid not in self._calls:  # answered inline; an async call finishes in _finish
+        if rid not in self._running:  # answered inline; an async call finishes when its task does
             self._state.finish(rid)
 
     def apply_hello(self, outcome: HelloOutcome) -> None:
@@ -242,29 +234,17 @@ class Dispatcher:
             err = _error("invalid_params.type", "id must be an integer or string", param="id")
             self._reply_error(rid, err)
             return
-        if target not in self._calls:
+        if target not in self._running:
             err = _error("not_found.request", f"no request {target!r} in flight", id=target)
             self._reply_error(rid, err)
             return
         # The target's final error goes out before cancel's own null, as in 4.4.
-        self._end(target, VenomError("cancelled", _BY_CLIENT))
+        self._running.end(target, VenomError("cancelled", _BY_CLIENT))
         self._host.send(encode_ok(rid, None))
-
-    def _end(self, rid: int | str, err: VenomError | None) -> None:
-        """Finish a running call now: send ``err`` (unless None), cancel its task."""
-        call, task = self._calls.pop(rid)
-        self._state.finish(rid)
-        call.cancelled = True
-        if err is not None:
-            self._host.send(encode_error(rid, err))
-        task.cancel()
-        self._host.inflight_changed(len(self._calls))
 
     def cancel_all(self, message: str | None) -> None:
         """End every running call: with a ``cancelled`` error, or silently when ``None``."""
-        err = None if message is None else VenomError("cancelled", message)
-        for rid in list(self._calls):
-            self._end(rid, err)
+        self._running.cancel_all(message)
 
     # -- tool verbs ------------------------------------------------------------------------
 
@@ -285,7 +265,7 @@ class Dispatcher:
             )
             self._reply_error(rid, err)
             return
-        call = Call(rid, req.verb, self.info, self, streams=verb.streams)
+        call = Call(rid, req.verb, self.info, self._running, streams=verb.streams)
         try:
             if cfg.on_call is not None:
                 cfg.on_call(call, req.params)
@@ -294,88 +274,17 @@ class Dispatcher:
             self._reply_error(rid, exc)
             return
         except Exception:
-            self._reply_error(rid, self._internal(call))
+            self._reply_error(rid, internal_error(call))
             return
         if verb.is_async or (type(result) not in _PLAIN and inspect.isawaitable(result)):
-            self._start(call, result)
+            self._running.start(call, result)
         else:
             self._reply_ok(call, result)
-
-    def _start(self, call: Call, awaitable: Awaitable[Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self._run(call, awaitable))
-        self._calls[call.id] = (call, task)
-        self._host.inflight_changed(len(self._calls))
-
-    async def _run(self, call: Call, awaitable: Awaitable[Any]) -> None:
-        try:
-            result = await awaitable
-        except asyncio.CancelledError:
-            # Whoever cancelled the task has answered already, or the peer is gone.
-            self._finish(call)
-        except VenomError as exc:
-            if self._finish(call):
-                self._reply_error(call.id, exc)
-        except Exception:
-            if self._finish(call):
-                self._reply_error(call.id, self._internal(call))
-        else:
-            if self._finish(call):
-                self._reply_ok(call, result)
-        finally:
-            # After the reply, so a half-closed connection closes only once it is sent.
-            self._host.inflight_changed(len(self._calls))
-
-    def _finish(self, call: Call) -> bool:
-        """Take a completed call out of the table; False if it was already ended."""
-        entry = self._calls.get(call.id)
-        if entry is None or entry[0] is not call:
-            return False
-        del self._calls[call.id]
-        self._state.finish(call.id)
-        return True
-
-    async def emit_item(self, call: Call, item: Any) -> None:
-        """`Call.emit`: queue one item, then wait while the peer is slow."""
-        if call.cancelled:
-            raise asyncio.CancelledError
-        line = encode_item(call.id, item)
-        if len(line) > self.info.max_frame:
-            raise _error(
-                "internal.too_large", "item larger than max_frame", max_frame=self.info.max_frame
-            )
-        self._host.send(line)
-        await self._host.wait_writable()
 
     # -- replies ---------------------------------------------------------------------------
 
     def _reply_ok(self, call: Call, result: Any) -> None:
-        self._host.send(self._ok_line(call, result))
+        self._host.send(ok_line(call, result, self.info.max_frame))
 
     def _reply_error(self, rid: int | str | None, err: VenomError) -> None:
-        self._host.send(self._error_line(rid, err))
-
-    def _ok_line(self, call: Call, result: Any) -> bytes:
-        try:
-            line = encode_ok(call.id, result)
-        except TypeError:
-            return self._error_line(call.id, self._internal(call))
-        if len(line) > self.info.max_frame:
-            return self._too_large(call.id)
-        return line
-
-    def _too_large(self, rid: int | str) -> bytes:
-        max_frame = self.info.max_frame
-        err = _error("internal.too_large", "result larger than max_frame", max_frame=max_frame)
-        return encode_error(rid, err)
-
-    def _error_line(self, rid: int | str | None, err: VenomError) -> bytes:
-        try:
-            return encode_error(rid, err)
-        except TypeError:  # unserialisable data from a handler: keep code and message
-            return encode_error(rid, VenomError(err.code, err.message))
-
-    def _internal(self, call: Call) -> VenomError:
-        log.exception("verb %r (request %r) raised", call.verb, call.id)
-        return VenomError(
-            "internal", f"internal error in verb {call.verb!r}; details are in the daemon's log"
-        )
+        self._host.send(error_line(rid, err))
