@@ -2,9 +2,11 @@
 
 Measured against venom_proto's demo daemon (verb ``echo``), one request at a time:
 - ``mcp_call_ms``: tools/call over the adapter's stdio pipes (raw JSON-RPC lines);
-- ``direct_call_ms``: the same verb on one open AsyncClient connection;
-- ``direct_connect_call_ms``: connect + hello + call + close per call (the adapter's per-call
-  upstream cost, so ``mcp_call_ms - direct_connect_call_ms`` is the MCP layer itself);
+- ``direct_call_ms``: the same verb on one open AsyncClient connection (what the adapter's
+  shared upstream connection pays per call, so ``mcp_call_ms - direct_call_ms`` is the MCP
+  layer itself);
+- ``direct_connect_call_ms``: connect + hello + call + close per call (what a connection per
+  call would cost; the adapter did that until it kept one connection open);
 - ``startup_ms``: adapter spawn to its ``initialize`` reply.
 Run ``python bench/bench_mcp.py``.
 """

@@ -64,7 +64,7 @@ def test_process_rows() -> None:
 def test_validation_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench_validation, "NUMBER", 200)
     monkeypatch.setattr(bench_validation, "REPEAT", 1)
-    _assert_rows(bench_main.validation_rows(), 1)
+    _assert_rows(bench_main.validation_rows(), 2)
 
 
 def test_mcp_rows(monkeypatch: pytest.MonkeyPatch) -> None:
