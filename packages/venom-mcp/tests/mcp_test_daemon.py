@@ -30,9 +30,9 @@ def _record_cancels() -> None:
     original = Dispatcher._cancel
 
     def recording(self: Dispatcher, rid: int | str, params: dict[str, Any]) -> None:
-        entry = self._calls.get(params.get("id"))  # type: ignore[arg-type]
-        if entry is not None:
-            CANCELLED.append(entry[0].verb)
+        target = self._running.get(params.get("id"))
+        if target is not None:
+            CANCELLED.append(target.verb)
         original(self, rid, params)
 
     Dispatcher._cancel = recording  # type: ignore[method-assign]

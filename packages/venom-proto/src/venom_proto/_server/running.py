@@ -59,6 +59,11 @@ class RunningCalls:
     def __contains__(self, rid: object) -> bool:
         return rid in self._calls
 
+    def get(self, rid: object) -> Call | None:
+        """The running call with request id ``rid``, if any."""
+        entry = self._calls.get(rid)  # type: ignore[call-overload]
+        return None if entry is None else entry[0]
+
     def start(self, call: Call, awaitable: Awaitable[Any]) -> None:
         """Run ``awaitable`` (the handler's) as a task; its reply is sent when it ends."""
         task = asyncio.get_running_loop().create_task(self._run(call, awaitable))
