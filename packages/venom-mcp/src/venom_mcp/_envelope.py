@@ -7,11 +7,11 @@ the server then drops silently; JSON-RPC 2.0 wants a -32700 or -32600 reply with
 from __future__ import annotations
 
 from contextlib import suppress
-from types import TracebackType
 from typing import Any, cast
 
 import anyio
 import mcp.types as mt
+from anyio.abc import ObjectReceiveStream
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -27,7 +27,7 @@ def envelope_error(exc: Exception) -> mt.ErrorData:
     return mt.ErrorData(code=mt.INVALID_REQUEST, message="Invalid Request")
 
 
-class AnsweringMalformed:
+class AnsweringMalformed(ObjectReceiveStream[SessionMessage]):
     """The SDK's read stream minus its exception items, each answered on ``write_stream``.
 
     A thin wrapper rather than a relay task: a message passes through without a task switch.
@@ -48,23 +48,3 @@ class AnsweringMalformed:
 
     async def aclose(self) -> None:
         await self._read.aclose()
-
-    def __aiter__(self) -> AnsweringMalformed:
-        return self
-
-    async def __anext__(self) -> SessionMessage:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> AnsweringMalformed:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()

@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-from types import TracebackType
 from typing import IO, Any
 
 import anyio
 import anyio.lowlevel
+from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
 __all__ = ("PipeReadStream", "PipeWriteStream")
@@ -25,7 +25,7 @@ _FLUSH_WAIT = 2.0
 Item = SessionMessage | Exception
 
 
-class PipeReadStream:
+class PipeReadStream(ObjectReceiveStream[Item]):
     """Parsed stdin lines in order; ``EndOfStream`` after stdin's end."""
 
     def __init__(self) -> None:
@@ -73,26 +73,6 @@ class PipeReadStream:
         self._items.clear()
         self._wakeup.set()
 
-    def __aiter__(self) -> PipeReadStream:
-        return self
-
-    async def __anext__(self) -> Item:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> PipeReadStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
 
 class _Drain(asyncio.Protocol):
     """Flow control and end of the stdout transport."""
@@ -113,7 +93,7 @@ class _Drain(asyncio.Protocol):
         self.writable.set()
 
 
-class PipeWriteStream:
+class PipeWriteStream(ObjectSendStream[SessionMessage]):
     """Writes each message as the SDK's stdio transport does: compact JSON and ``\\n``."""
 
     def __init__(self, transport: asyncio.WriteTransport, drain: _Drain) -> None:
@@ -146,14 +126,3 @@ class PipeWriteStream:
         self._transport.close()
         with anyio.move_on_after(_FLUSH_WAIT):
             await self._drain.lost.wait()
-
-    async def __aenter__(self) -> PipeWriteStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
