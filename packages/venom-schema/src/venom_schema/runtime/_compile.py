@@ -25,7 +25,7 @@ from ._scalars import (
     string_check,
     type_error,
 )
-from ._steps import ABSENT, choice_step, nested_step, ranged_step, typed_step
+from ._steps import ABSENT, choice_step, deep_copy, nested_step, ranged_step, typed_step
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
 TYPE_CHECKING = False
@@ -249,16 +249,8 @@ def _default_maker(default: Any) -> Callable[[], Any] | None:
         return lambda: default
     if isinstance(default, dict | list) and all(isinstance(v, _SCALARS) for v in _values(default)):
         return default.copy
-    return lambda: _deep_copy(default)
+    return lambda: deep_copy(default)
 
 
 def _values(container: dict[str, Any] | list[Any]) -> Any:
     return container.values() if isinstance(container, dict) else container
-
-
-def _deep_copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _deep_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep_copy(v) for v in value]
-    return value

@@ -15,7 +15,7 @@ differential test checks that they do.
 from __future__ import annotations
 
 from ._errors import Invalid
-from ._steps import ABSENT
+from ._steps import ABSENT, deep_copy
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
 TYPE_CHECKING = False
@@ -116,7 +116,7 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
         # Scalars are shared safely; containers are copied per call, as the closures do.
         env[f"_D{v}"] = default
         fresh = f"_D{v}" if isinstance(default, _SCALAR_DEFAULTS) else f"_copy(_D{v})"
-        env["_copy"] = _deep_copy
+        env["_copy"] = deep_copy
         lines += ["    else:", f"        {v} = {fresh}"]
     return lines
 
@@ -134,11 +134,3 @@ def _output_lines(plans: list[FieldPlan], tag: str, dst: str) -> list[str]:
         else:
             lines += [f"    if {tag}{i} is not _A:", f"        {tag}o[{plan[0]!r}] = {tag}{i}"]
     return [*lines, f"    {dst} = {tag}o"]
-
-
-def _deep_copy(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _deep_copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_deep_copy(v) for v in value]
-    return value

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = (
     "ABSENT",
     "choice_step",
+    "deep_copy",
     "nested_step",
     "ranged_step",
     "typed_step",
@@ -39,6 +40,15 @@ class _Absent:
 
 #: Marks a member missing from the input (None is a value: absent and null differ, RFC-0004 §2).
 ABSENT: Any = _Absent()
+
+
+def deep_copy(value: Any) -> Any:
+    """A fresh copy of a JSON value (for defaults, so no two calls share a mutable one)."""
+    if isinstance(value, dict):
+        return {k: deep_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [deep_copy(v) for v in value]
+    return value
 
 
 def _missing(name: str) -> Invalid:
