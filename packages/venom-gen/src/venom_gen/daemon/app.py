@@ -16,7 +16,6 @@ from venom_proto import VenomError
 from venom_proto._server import Call, ConnectionInfo, Handler, Server
 from venom_proto._server.paths import resolve_socket_path
 from venom_schema.grants import (
-    ALL_GRANTS,
     OwnerToken,
     grants_for_connection,
     install_owner_token,
@@ -49,7 +48,6 @@ class App:
         self.config = ConfigStore(product.tool, product.config)
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
-        self._verified: object = None
 
     def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
         """``doctor`` from the daemon's side of the socket."""
@@ -74,17 +72,10 @@ class App:
     def grants_for(self, connection: ConnectionInfo) -> frozenset[str]:
         """The grants a connection holds (rfcs/0005-local-grants.md).
 
-        The last token object that matched is remembered by identity: a connection's hello
-        params never change, so its calls skip the constant-time comparison after the first.
+        The registry asks once per connection and caches the answer on it
+        (``ConnectionInfo.grants``), so the constant-time token comparison runs once.
         """
-        auth = connection.hello.get("auth")
-        presented = auth.get("token") if isinstance(auth, dict) else None
-        if presented is not None and presented is self._verified:
-            return ALL_GRANTS
-        held = grants_for_connection(connection, self.token)
-        if held is ALL_GRANTS:
-            self._verified = presented
-        return held
+        return grants_for_connection(connection, self.token)
 
     def server(self) -> Server:
         """The proto server with every handler wrapped by the registry."""
