@@ -18,6 +18,8 @@ HEAVY = (
     "orjson",
     "venom_schema.zon",
     "venom_schema.manifest",
+    "venom_schema.registry",
+    "venom_schema.runtime._generated",  # generated checks are for the daemon
     "venom_gen.catalog",
     "venom_gen.markdown",
     "venom_gen.man",
