@@ -10,8 +10,10 @@ Error codes (all exit 2, RFC-0002 §7.2 ``invalid_params``):
 
 - ``invalid_params.usage`` (data ``{"arg": token}``, or ``{"command": path}`` when a command
   is missing): unknown command token, a token after ``--``, a short option, a missing value, a
-  repeated option, a value given to a switch, a bare boolean or ``--flag true``, or a param
-  option before the command.
+  repeated option, a value given to a switch, a bare boolean or ``--flag true``, a param
+  option before the command, or a command, option name or ``--socket`` path that is not
+  valid UTF-8 (``data.arg`` then shows each such byte as ``\\xNN``; param values that are not
+  UTF-8 are ``invalid_params.type`` of that param, see ``_values``).
 - ``invalid_params.unknown`` (data ``{"param": name}``): an option that names no param of the
   verb, the same code the daemon uses for an unknown param.
 - ``invalid_params.type`` / ``.range`` (data ``{"param": name}``): a malformed value; see
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 from venom_proto._core.errors import VenomError
 
+from ._output import printable
 from ._tree import Command, CommandTree, flag_for
 from ._values import convert_value
 
@@ -103,6 +106,17 @@ def _usage(message: str, data: dict[str, Any], node: Command) -> ArgvError:
     return ArgvError(USAGE, message, data, node.path)
 
 
+def _check_utf8(token: str, node: Command) -> None:
+    """Refuse a token that is not UTF-8 (argv bytes arrive as surrogate escapes)."""
+    if token.isascii():
+        return
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = printable(token)
+        raise _usage(f"argument '{shown}' is not valid UTF-8", {"arg": shown}, node) from None
+
+
 def _child(tree: CommandTree, node: Command, token: str) -> Command | None:
     if node is tree.root and token in tree.by_wire:
         return tree.by_wire[token]
@@ -126,6 +140,8 @@ def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option
     while i < len(argv):
         token = argv[i]
         i += 1
+        # Option values are checked with the value (``_values``, ``--socket`` below).
+        _check_utf8(token.partition("=")[0] if token.startswith("--") else token, node)
         if ended:
             raise _usage(f"unexpected argument {token!r} after '--'", {"arg": token}, node)
         if token == "--":
@@ -217,6 +233,7 @@ def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
         elif opt.name == "socket":
             if not opt.value:
                 raise _usage("option --socket needs a path", {"arg": opt.token}, node)
+            _check_utf8(opt.value, node)
             socket = opt.value
         elif opt.name not in by_flag:
             raise _unknown_flag(opt, by_flag, node)

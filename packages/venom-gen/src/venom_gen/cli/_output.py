@@ -4,6 +4,11 @@ Both modes print results and stream items as compact JSON, one value per line, U
 stdout. Errors differ: ``--json`` prints the ``{"error":{...}}`` wrapper on stdout and nothing
 on stderr; human mode prints ``<tool>: <message>`` on stderr. The one human renderer is the
 shared ``skill`` verb's, which prints only the SKILL.md content (RFC-0004 §6).
+
+Text that is not valid UTF-8 (argv and environment bytes arrive as surrogate escapes) is printed
+through `printable`: a byte that is not UTF-8 is shown as ``\\xff``. A stdout that cannot be
+written (closed, full, an I/O error; a closed pipe is the caller's ``BrokenPipeError``) raises
+`OutputLost`; a stderr that is closed or fails is skipped, since nothing is left to report on.
 """
 
 from __future__ import annotations
@@ -19,7 +24,47 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import IO, Any, TextIO
 
-__all__ = ("Output", "silence_stdout")
+__all__ = ("ClosedStdout", "Output", "OutputLost", "printable", "silence_stdout")
+
+
+def printable(text: str) -> str:
+    """``text`` as valid UTF-8 text: surrogate-escaped bytes that are not UTF-8 become ``\\xNN``,
+    any other lone surrogate ``\\uNNNN``. Cheap for the usual ASCII text."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        pass
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:  # a surrogate that no byte was escaped to
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _printable_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {printable(str(k)): _printable_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_printable_value(v) for v in value]
+    return value
+
+
+class OutputLost(Exception):
+    """Raised by `Output` when stdout cannot be written; ``str()`` says why."""
+
+
+class ClosedStdout:
+    """The stdout of a process started with fd 1 closed (``>&-``): every write fails."""
+
+    def write(self, data: bytes) -> int:
+        raise OSError(9, "stdout is closed")  # EBADF
+
+    def flush(self) -> None:
+        return None
 
 
 class Output:
@@ -27,23 +72,47 @@ class Output:
 
     __slots__ = ("json", "stderr", "stdout", "tool")
 
-    def __init__(self, tool: str, *, json: bool, stdout: IO[bytes], stderr: TextIO) -> None:
+    def __init__(
+        self, tool: str, *, json: bool, stdout: IO[bytes] | ClosedStdout, stderr: TextIO | None
+    ) -> None:
         self.tool = tool
         self.json = json
         self.stdout = stdout
         self.stderr = stderr
 
+    def _write(self, data: bytes) -> None:
+        try:
+            self.stdout.write(data)
+            self.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputLost(exc.strerror or str(exc)) from None
+
     def value(self, value: Any) -> None:
         """One compact JSON line; flushed at once so stream consumers see items live."""
-        self.stdout.write(std_dumps(value) + b"\n")
-        self.stdout.flush()
+        self._write(std_dumps(value) + b"\n")
 
     def text(self, text: str) -> None:
         """Plain text on stdout, newline-terminated."""
         if not text.endswith("\n"):
             text += "\n"
-        self.stdout.write(text.encode("utf-8", "surrogateescape"))
-        self.stdout.flush()
+        self._write(text.encode("utf-8", "surrogateescape"))
+
+    def note(self, text: str) -> None:
+        """One line on stderr, if there is a stderr that takes it."""
+        if self.stderr is None:
+            return
+        line = printable(text) + "\n"
+        try:
+            try:
+                self.stderr.write(line)
+            except UnicodeEncodeError:  # a stderr whose encoding lacks a character
+                encoding = getattr(self.stderr, "encoding", None) or "ascii"
+                self.stderr.write(line.encode(encoding, "backslashreplace").decode(encoding))
+            self.stderr.flush()
+        except (OSError, ValueError):
+            return  # stderr is gone or full: there is nowhere left to report
 
     def result(self, verb: Mapping[str, Any], value: Any) -> None:
         """A final result: compact JSON, except the shared skill verb's human rendering."""
@@ -64,14 +133,25 @@ class Output:
 
     def error(self, err: VenomError, *, hint: str | None = None) -> int:
         """Report ``err`` and return its exit status (RFC-0002 §7.2)."""
-        if self.json:
-            self.value({"error": err.to_object()})
-        else:
-            self.stderr.write(f"{self.tool}: {err.message}\n")
-            if hint:
-                self.stderr.write(hint + "\n")
-            self.stderr.flush()
+        if not self.json:
+            self.note(f"{self.tool}: {err.message}" + (f"\n{hint}" if hint else ""))
+            return err.exit_code
+        wrapper = {"error": err.to_object()}
+        try:
+            data = std_dumps(wrapper)
+        except ValueError:  # UnicodeEncodeError: text from argv or the environment
+            data = std_dumps(_printable_value(wrapper))
+        try:
+            self._write(data + b"\n")
+        except OutputLost as lost:
+            self.lost(lost)
         return err.exit_code
+
+    def lost(self, reason: OutputLost) -> None:
+        """Report on stderr that stdout could not be written, and quiet stdout for the exit."""
+        self.note(f"{self.tool}: cannot write to stdout: {reason}")
+        if not isinstance(self.stdout, ClosedStdout):
+            silence_stdout(self.stdout)
 
 
 def _is_skill(verb: Mapping[str, Any]) -> bool:

@@ -16,7 +16,7 @@ from venom_proto._core.errors import VenomError
 
 from ._argv import ArgvError, parse_argv, wants_json
 from ._call import call_daemon, sync_connect
-from ._output import Output, silence_stdout
+from ._output import ClosedStdout, Output, OutputLost, silence_stdout
 from ._tree import CommandTree, build_tree
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
@@ -29,10 +29,12 @@ if TYPE_CHECKING:
 
     LocalVerb = Callable[[list[str]], int]
 
-__all__ = ("EXIT_BROKEN_PIPE", "load_model", "main")
+__all__ = ("EXIT_BROKEN_PIPE", "EXIT_OUTPUT_LOST", "load_model", "main")
 
 #: Exit status after the reader of stdout went away: the shell's 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
+#: Exit status when a successful outcome could not be written to stdout (RFC-0002 ``failed``).
+EXIT_OUTPUT_LOST = 1
 
 
 def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -159,9 +161,15 @@ def main(
     command tokens; ``version`` is sent in hello.
     ``connect``, ``environ``, ``stdout`` and ``stderr`` exist for tests and embedding. Returns
     the exit status (RFC-0002 §7.2); never raises for bad input, Ctrl-C or a closed stdout.
+    Output that cannot be written (a closed or full stdout) makes a success exit 1 and leaves
+    an error's own status as it is.
     """
     args = list(sys.argv[1:] if argv is None else argv)
-    out_stream = sys.stdout.buffer if stdout is None else stdout
+    out_stream: IO[bytes] | ClosedStdout
+    if stdout is not None:
+        out_stream = stdout
+    else:  # sys.stdout is None when the process started with fd 1 closed
+        out_stream = ClosedStdout() if sys.stdout is None else sys.stdout.buffer
     program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "venom"
     out = Output(
         program,
@@ -185,5 +193,9 @@ def main(
         except (KeyboardInterrupt, BrokenPipeError):
             return 8
     except BrokenPipeError:
-        silence_stdout(out_stream)
+        if not isinstance(out_stream, ClosedStdout):
+            silence_stdout(out_stream)
         return EXIT_BROKEN_PIPE
+    except OutputLost as lost:
+        out.lost(lost)
+        return EXIT_OUTPUT_LOST
