@@ -8,8 +8,10 @@ Spellings, chosen once for every product:
 - ``integer``: ASCII decimal digits with an optional leading ``-`` (``+5``, ``5.0``, ``1e3``
   and ``0x10`` are refused, like in JSON). Magnitudes beyond 2**53-1 fail with ``.range``,
   the RFC-0002 §4.1 wire limit; declared ``min``/``max`` are left to the validator.
-- ``number``: JSON number syntax only (no ``+1``, ``1.``, ``.5``, ``inf``, ``nan``); a value
-  that overflows a double (``1e999``) fails with ``.range``.
+- ``number``: JSON number syntax only (no ``+1``, ``1.``, ``.5``, ``inf``, ``nan``), read as
+  the daemon's JSON decoder reads the same literal: without fraction or exponent it is an
+  integer, held to ±(2**53-1) with ``.range`` (never rounded to a double); with one it is a
+  double, and one that overflows (``1e999``) fails with ``.range``.
 - ``boolean``: ``true`` or ``false`` (the parser insists on the ``--x=true`` form).
 - ``null`` kind: the literal ``null``.
 - ``array`` and ``object``: exactly one strict JSON document (no NaN, no lone surrogates).
@@ -80,6 +82,10 @@ def _fail(reason: str, flag: str, param: str, problem: str) -> VenomError:
 def _integer(text: str, flag: str, param: str) -> int:
     if not _is_digits(_unsigned(text, "-")):
         raise _fail("type", flag, param, f"expected an integer (decimal digits), got {_show(text)}")
+    return _safe_integer(text, flag, param)
+
+
+def _safe_integer(text: str, flag: str, param: str) -> int:
     digits = text.lstrip("-").lstrip("0")
     # Check the length first: int() refuses very long digit strings with its own ValueError.
     if len(digits) > len(str(MAX_SAFE_INTEGER)) or int(digits or "0") > MAX_SAFE_INTEGER:
@@ -92,9 +98,9 @@ def _number(text: str, flag: str, param: str) -> int | float:
     if shape is None:
         raise _fail("type", flag, param, f"expected a JSON number, got {_show(text)}")
     if not shape:
-        digits = text.lstrip("-")
-        if len(digits) <= len(str(MAX_SAFE_INTEGER)) and int(digits) <= MAX_SAFE_INTEGER:
-            return int(text)
+        # An integer literal stays an integer, as in the daemon's JSON decoder, so one beyond
+        # the RFC-0002 §4.1 range fails with .range instead of being rounded to a double.
+        return _safe_integer(text, flag, param)
     value = float(text)
     if not -_INF < value < _INF:
         raise _fail("range", flag, param, f"number {_show(text)} is not a finite double")
