@@ -10,6 +10,7 @@ from __future__ import annotations
 # The C socket type, not socket.py: that module loads enum, selectors and array (~2 ms of every
 # CLI call) for conveniences (makefile, with-blocks, enum constants) this client does not use.
 import _socket
+from time import monotonic, sleep
 
 from ._client_core import ClientCore, hello_params, raise_for
 from ._client_paths import connect_error, disconnected, prepare_socket_path
@@ -24,17 +25,25 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
-__all__ = ("StreamCall", "SyncClient")
+__all__ = ("CONNECT_TIMEOUT", "StreamCall", "SyncClient")
 
 _RECV = 65536
+#: Default bound, in seconds, on connecting and completing hello (rfcs/0002-wire-decisions.md):
+#: RFC-0002 §3's bound on a server waiting for hello, seen from the client.
+CONNECT_TIMEOUT = 10.0
+#: First and longest pause between connect attempts while the daemon's listen backlog is full.
+_RETRY_FIRST, _RETRY_MAX = 0.001, 0.05
 
 
 class SyncClient:
     """One NDJSON connection to a daemon; hello is done when the constructor returns.
 
     Every failure raises :class:`VenomError`: ``unavailable.not_running`` (with
-    ``data.socket``) when no daemon listens, ``timeout`` when ``timeout`` seconds pass without
-    the daemon answering, ``unavailable.disconnected`` when it goes away, or the daemon's error.
+    ``data.socket``) when no daemon listens, ``unavailable.unresponsive`` (``data.socket``,
+    ``data.timeout``) when connecting and hello together take longer than ``connect_timeout``
+    seconds (``None``: no bound), ``timeout`` when one read or write waits longer than
+    ``timeout`` seconds (``None``, the default: a verb may run as long as it runs),
+    ``unavailable.disconnected`` when the daemon goes away, or the daemon's error.
     """
 
     def __init__(
@@ -47,24 +56,26 @@ class SyncClient:
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         timeout: float | None = None,
+        connect_timeout: float | None = CONNECT_TIMEOUT,
     ) -> None:
         path = prepare_socket_path(socket_path)
         self.socket_path = path
         self._core = ClientCore(loads=std_loads, dumps=std_dumps, max_frame=max_frame)
         self._sock: _socket.socket | None = None
+        self._timeout = timeout
+        self._connect_timeout = connect_timeout
+        # Until hello completes: when connect_timeout runs out (None: never).
+        self._deadline = None if connect_timeout is None else monotonic() + connect_timeout
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         try:
-            sock.settimeout(timeout)
-            sock.connect(path)
+            self._connect(sock, path)
         except TimeoutError:
             sock.close()
-            raise VenomError(
-                "timeout", f"connecting to {path} timed out", {"socket": path}
-            ) from None
+            raise self._timed_out("connecting to " + path) from None
         except OSError as exc:
             sock.close()
             raise connect_error(path, exc) from None
-        except BaseException:  # a bad timeout value, Ctrl-C: no descriptor may leak
+        except BaseException:  # a bad timeout value, Ctrl-C, unresponsive: no descriptor leaks
             sock.close()
             raise
         self._sock = sock
@@ -76,14 +87,60 @@ class SyncClient:
                 auth=auth,
                 max_frame=max_frame,
             )
+            self._arm(sock)
             self._send(self._core.start(params))
             while not self._core.hello_done:
+                self._arm(sock)
                 self._receive()
             #: The daemon's hello result (RFC-0002 6.2).
             self.hello_result: dict[str, Any] = self._core.hello()
+            self._deadline = None
+            sock.settimeout(timeout)
         except BaseException:
             self.close()
             raise
+
+    # -- connect and hello deadline ---------------------------------------------------------
+
+    def _connect(self, sock: _socket.socket, path: str) -> None:
+        """``connect``, waiting (within the deadline) while the listen backlog is full."""
+        pause = _RETRY_FIRST
+        while True:
+            self._arm(sock)
+            try:
+                sock.connect(path)
+                return
+            except BlockingIOError:
+                # With a timeout set the socket is non-blocking, and a Unix socket whose
+                # backlog is full refuses with EAGAIN at once instead of waiting: wait here.
+                if self._deadline is None:
+                    raise
+                sleep(min(pause, max(0.0, self._deadline - monotonic())))
+                pause = min(pause * 2, _RETRY_MAX)
+
+    def _arm(self, sock: _socket.socket) -> None:
+        """Bound the next socket operation by the connect deadline and ``timeout``."""
+        if self._deadline is None:
+            sock.settimeout(self._timeout)
+            return
+        left = self._deadline - monotonic()
+        if left <= 0:
+            raise self._unresponsive()
+        sock.settimeout(left if self._timeout is None else min(left, self._timeout))
+
+    def _unresponsive(self) -> VenomError:
+        path = self.socket_path
+        return VenomError(
+            "unavailable.unresponsive",
+            f"the daemon at {path} did not complete hello within {self._connect_timeout:g} s",
+            {"socket": path, "timeout": self._connect_timeout},
+        )
+
+    def _timed_out(self, what: str) -> VenomError:
+        """The error for a socket timeout: the connect deadline's, or ``timeout``'s."""
+        if self._deadline is not None and monotonic() >= self._deadline - 0.001:
+            return self._unresponsive()
+        return VenomError("timeout", f"{what} timed out", {"socket": self.socket_path})
 
     # -- transport -------------------------------------------------------------------------
 
@@ -96,6 +153,8 @@ class SyncClient:
         try:
             self._connected().sendall(data)
         except TimeoutError:
+            if self._deadline is not None:
+                raise self._timed_out("sending hello") from None
             raise VenomError("timeout", "the daemon did not accept the request in time") from None
         except OSError as exc:
             self.close()
@@ -105,6 +164,8 @@ class SyncClient:
         try:
             data = self._connected().recv(_RECV)
         except TimeoutError:
+            if self._deadline is not None:
+                raise self._timed_out("waiting for hello") from None
             raise VenomError("timeout", "the daemon did not answer in time") from None
         except OSError as exc:
             self.close()
