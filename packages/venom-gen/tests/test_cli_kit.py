@@ -226,6 +226,7 @@ class FakeDaemon:
         client_version: str,
         caps: tuple[str, ...],
         auth: dict[str, Any] | None,
+        connect_timeout: float,
     ) -> FakeDaemon:
         self.hellos.append(
             {
@@ -234,6 +235,7 @@ class FakeDaemon:
                 "version": client_version,
                 "caps": caps,
                 "auth": auth,
+                "connect_timeout": connect_timeout,
             }
         )
         if self.connect_error is not None:

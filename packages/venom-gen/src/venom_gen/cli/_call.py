@@ -22,12 +22,20 @@ if TYPE_CHECKING:
     from ._protocols import Client, CompiledVerb, Connect, StreamCall
 
 __all__ = (
+    "CONNECT_TIMEOUT",
     "call_daemon",
+    "connect_timeout",
     "exit_status",
     "owner_auth",
     "sync_connect",
     "token_path",
 )
+
+#: Seconds allowed for connect plus hello unless ``<TOOL>_CONNECT_TIMEOUT`` says otherwise; the
+#: sync client's own default (venom_proto.sync_client.CONNECT_TIMEOUT, not imported here: the
+#: constant is on every call's path and the module is imported only to connect).
+CONNECT_TIMEOUT = 10.0
+_INF = float("inf")
 
 #: RFC-0005 §3: an owner token is 64 lowercase hex digits.
 _TOKEN_LEN = 64
@@ -41,14 +49,44 @@ def sync_connect(
     client_version: str,
     caps: tuple[str, ...],
     auth: dict[str, Any] | None,
+    connect_timeout: float,
 ) -> Client:
     """The real transport: ``venom_proto.sync_client.SyncClient`` (C ``_socket`` + ``_json``)."""
     from venom_proto.sync_client import SyncClient
 
     client: Client = SyncClient(
-        socket_path, client_name=client_name, client_version=client_version, caps=caps, auth=auth
+        socket_path,
+        client_name=client_name,
+        client_version=client_version,
+        caps=caps,
+        auth=auth,
+        connect_timeout=connect_timeout,
     )
     return client
+
+
+def connect_timeout(tool: str, environ: Mapping[str, str]) -> float:
+    """Seconds for connect plus hello: ``<TOOL>_CONNECT_TIMEOUT`` if set, else 10.
+
+    The variable holds a positive decimal number of seconds; anything else is a usage error
+    (exit 2, ``data.env`` naming the variable). It bounds reaching the daemon only, never the
+    verb: RFC-0004 §4 reserves a verb deadline for a future shared policy.
+    """
+    name = tool.upper().replace("-", "_") + "_CONNECT_TIMEOUT"
+    text = environ.get(name)
+    if not text:
+        return CONNECT_TIMEOUT
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < _INF:
+        raise VenomError(
+            "invalid_params.usage",
+            f"{name} must be a positive number of seconds, got {text!r}",
+            {"env": name},
+        )
+    return value
 
 
 def token_path(socket_path: str) -> str:
@@ -145,6 +183,7 @@ def call_daemon(
     compiled: CompiledVerb,
     params: dict[str, Any],
     client_version: str,
+    connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
     client = connect(
@@ -153,6 +192,7 @@ def call_daemon(
         client_version=client_version,
         caps=("cancel",),
         auth=owner_auth(socket_path),
+        connect_timeout=connect_timeout,
     )
     try:
         return _exchange(client, out, verb, compiled, params)

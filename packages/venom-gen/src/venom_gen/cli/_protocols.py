@@ -38,6 +38,7 @@ class Connect(Protocol):
         client_version: str,
         caps: tuple[str, ...],
         auth: dict[str, Any] | None,
+        connect_timeout: float,
     ) -> Client: ...
 
 

@@ -15,7 +15,7 @@ from venom_proto._core._stdjson import std_loads
 from venom_proto._core.errors import VenomError
 
 from ._argv import ArgvError, parse_argv, wants_json
-from ._call import call_daemon, sync_connect
+from ._call import call_daemon, connect_timeout, sync_connect
 from ._output import ClosedStdout, Output, OutputLost, silence_stdout
 from ._tree import CommandTree, build_tree
 
@@ -129,6 +129,7 @@ def _run(
                 "unsupported.verb", f"'{name}' is not available in this build", {"verb": name}
             )
         socket_path = _socket_path(tree.tool, invocation.socket, environ)
+        bound = connect_timeout(tree.tool, environ)
         return call_daemon(
             connect,
             socket_path,
@@ -137,6 +138,7 @@ def _run(
             compiled=compiled,
             params=invocation.params,
             client_version=version,
+            connect_timeout=bound,
         )
     except VenomError as exc:
         return out.error(exc)
