@@ -17,10 +17,14 @@ import anyio.lowlevel
 from anyio.abc import ObjectReceiveStream, ObjectSendStream
 from mcp.shared.message import SessionMessage
 
-__all__ = ("PipeReadStream", "PipeWriteStream")
+__all__ = ("MAX_QUEUED", "MAX_QUEUED_BYTES", "PipeReadStream", "PipeWriteStream")
 
 #: Bound on flushing stdout at exit, when nobody may be reading it any more.
 _FLUSH_WAIT = 2.0
+#: Parsed lines, and their stdin bytes, queued before stdin reading pauses (backpressure on a
+#: flooding client): with ``_lines.MAX_LINE`` this bounds what stdin can make the adapter hold.
+MAX_QUEUED = 256
+MAX_QUEUED_BYTES = 8 * 1024 * 1024
 
 Item = SessionMessage | Exception
 
@@ -30,6 +34,8 @@ class PipeReadStream(ObjectReceiveStream[Item]):
 
     def __init__(self) -> None:
         self._items: deque[Item] = deque()
+        self._sizes: deque[int] = deque()
+        self._bytes = 0
         self._ended = False
         self._closed = False
         self._wakeup = anyio.Event()
@@ -38,9 +44,12 @@ class PipeReadStream(ObjectReceiveStream[Item]):
 
     # -- fed by the protocol (synchronous, in the loop) --------------------------------------
 
-    def put(self, item: Item) -> None:
+    def put(self, item: Item, size: int = 0) -> None:
+        """Queue ``item``, parsed from ``size`` bytes of stdin."""
         if not self._closed:
             self._items.append(item)
+            self._sizes.append(size)
+            self._bytes += size
             self._wakeup.set()
 
     def end(self) -> None:
@@ -49,6 +58,10 @@ class PipeReadStream(ObjectReceiveStream[Item]):
 
     def queued(self) -> int:
         return len(self._items)
+
+    def full(self) -> bool:
+        """Whether the reader should pause until the queue drained."""
+        return len(self._items) >= MAX_QUEUED or self._bytes >= MAX_QUEUED_BYTES
 
     # -- the SDK's ReadStream -----------------------------------------------------------------
 
@@ -63,6 +76,7 @@ class PipeReadStream(ObjectReceiveStream[Item]):
                 self._wakeup = anyio.Event()
             await self._wakeup.wait()
         item = self._items.popleft()
+        self._bytes -= self._sizes.popleft()
         if not self._items and self.on_drained is not None:
             resume, self.on_drained = self.on_drained, None
             resume()
@@ -71,6 +85,8 @@ class PipeReadStream(ObjectReceiveStream[Item]):
     async def aclose(self) -> None:
         self._closed = True
         self._items.clear()
+        self._sizes.clear()
+        self._bytes = 0
         self._wakeup.set()
 
 

@@ -9,15 +9,13 @@ that fails becomes the exception item the SDK would send) and each message is wr
 SDK's ``model_dump_json(by_alias=True, exclude_unset=True)`` plus ``\\n``. As in the SDK, fd 0
 and fd 1 point at the null device and stderr while serving, so stray reads and prints miss the
 wire; both are restored on exit. Anything else (files, ttys, another loop) yields ``None``,
-and the caller uses the SDK's transport.
+and the caller uses ``_blocking_stdio``. Lines are split and bounded by ``_lines``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import codecs
 import fcntl
-import io
 import logging
 import os
 import stat
@@ -26,28 +24,21 @@ from contextlib import asynccontextmanager
 from typing import IO, Any
 
 import anyio
-import mcp.types as mt
-from mcp.shared.message import SessionMessage
 
+from venom_mcp._lines import MAX_LINE, LineSplitter, parsed
 from venom_mcp._pipe_streams import PipeReadStream, PipeWriteStream
 
-__all__ = ("pipe_stdio",)
+__all__ = ("Claim", "pipe_stdio")
 
 log = logging.getLogger("venom_mcp")
 
-#: Parsed lines queued before stdin reading pauses (backpressure on a flooding client).
-_MAX_QUEUED = 256
-
 
 class _LineParser(asyncio.Protocol):
-    """Splits stdin into lines as the SDK's text wrapper does and parses each one."""
+    """Splits stdin into lines (``_lines``: bounded, as the SDK splits) and parses each one."""
 
-    def __init__(self, stream: PipeReadStream) -> None:
+    def __init__(self, stream: PipeReadStream, max_line: int = MAX_LINE) -> None:
         self._stream = stream
-        self._decoder = io.IncrementalNewlineDecoder(
-            codecs.getincrementaldecoder("utf-8")(errors="replace"), translate=True
-        )
-        self._parts: list[str] = []  # the line being received
+        self._splitter = LineSplitter(max_line)
         self.transport: asyncio.ReadTransport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -55,39 +46,22 @@ class _LineParser(asyncio.Protocol):
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        self._feed(self._decoder.decode(data))
-        if self._stream.queued() >= _MAX_QUEUED and self.transport is not None:
+        self._put(self._splitter.feed(data), terminated=True)
+        if self._stream.full() and self.transport is not None:
             self.transport.pause_reading()
             self._stream.on_drained = self.transport.resume_reading
 
     def eof_received(self) -> bool:
-        self._feed(self._decoder.decode(b"", final=True))  # a held-back "\r" ends a line too
-        if self._parts:  # the last line needs no newline, as in the SDK
-            self._stream.put(_parse("".join(self._parts)))
-            self._parts = []
+        self._put(self._splitter.finish(), terminated=False)
         self._stream.end()
         return False
 
-    def _feed(self, text: str) -> None:
-        if "\n" not in text:  # a long line arrives in many chunks: join them once, at its end
-            if text:
-                self._parts.append(text)
-            return
-        head, *lines, tail = text.split("\n")
-        lines.insert(0, "".join(self._parts) + head)
-        self._parts = [tail] if tail else []
-        for line in lines:
-            self._stream.put(_parse(line + "\n"))
+    def _put(self, lines: list[bytes | None], *, terminated: bool) -> None:
+        for item, size in parsed(lines, self._splitter.max_line, terminated=terminated):
+            self._stream.put(item, size)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stream.end()
-
-
-def _parse(line: str) -> SessionMessage | Exception:
-    try:
-        return SessionMessage(mt.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except Exception as exc:  # the SDK hands every parse failure on as an item
-        return exc
 
 
 def _is_pipe_or_socket(fd: int) -> bool:
@@ -120,7 +94,7 @@ def _usable() -> asyncio.AbstractEventLoop | None:
     return loop
 
 
-class _Claim:
+class Claim:
     """fd ``fd`` diverted while serving; the wire is kept on a private duplicate."""
 
     def __init__(self, fd: int, diversion: int) -> None:
@@ -136,10 +110,12 @@ class _Claim:
         """A file on the wire for a transport, which closes it when done."""
         return os.fdopen(fcntl.fcntl(self.private, fcntl.F_DUPFD_CLOEXEC, 3), mode, buffering=0)
 
-    def restore(self) -> None:
-        """Point ``fd`` at the wire again, blocking or not as it was."""
+    def restore(self, *, close: bool = True) -> None:
+        """Point ``fd`` at the wire again, blocking or not as it was; ``close=False`` keeps
+        the private duplicate open (for a worker thread that may still read it)."""
         os.dup2(self.private, self.fd)
-        os.close(self.private)
+        if close:
+            os.close(self.private)
         os.set_blocking(self.fd, self.blocking)
 
 
@@ -150,7 +126,7 @@ async def pipe_stdio() -> AsyncIterator[tuple[PipeReadStream, PipeWriteStream] |
     if loop is None:
         yield None
         return
-    claims: list[_Claim] = []
+    claims: list[Claim] = []
     transports: list[asyncio.BaseTransport] = []
     write_stream: PipeWriteStream | None = None
 
@@ -164,8 +140,8 @@ async def pipe_stdio() -> AsyncIterator[tuple[PipeReadStream, PipeWriteStream] |
             claim.restore()
 
     try:
-        claims.append(stdin := _Claim(0, os.open(os.devnull, os.O_RDONLY)))
-        claims.append(stdout := _Claim(1, os.dup(2)))
+        claims.append(stdin := Claim(0, os.open(os.devnull, os.O_RDONLY)))
+        claims.append(stdout := Claim(1, os.dup(2)))
         read_stream = PipeReadStream()
         parser = _LineParser(read_stream)
         read_transport, _ = await loop.connect_read_pipe(lambda: parser, stdin.wire("rb"))

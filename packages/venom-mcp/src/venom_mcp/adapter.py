@@ -141,21 +141,22 @@ async def serve_stdio(server: Server[Any]) -> None:
     """Serve ``server`` on stdin/stdout until stdin closes.
 
     Pipes and sockets are served from the event loop (``_stdio``); anything else, such as a
-    file or a tty, through the SDK's own stdio transport.
+    file or a tty, through worker threads (``_blocking_stdio``). Both bound each stdin line
+    (``_lines.MAX_LINE``) and answer what the SDK would drop (``_envelope``).
     """
-    from mcp.server.stdio import stdio_server
-
+    from venom_mcp._blocking_stdio import blocking_stdio
     from venom_mcp._envelope import AnsweringMalformed
     from venom_mcp._stdio import pipe_stdio
 
     options = server.create_initialization_options()
     async with pipe_stdio() as pipes:
         if pipes is not None:
-            read_stream, write_stream = pipes
-            await server.run(AnsweringMalformed(read_stream, write_stream), write_stream, options)
+            reader = AnsweringMalformed(*pipes)
+            await server.run(reader, reader.replies, options)
             return
-    async with stdio_server() as (sdk_read, sdk_write):
-        await server.run(AnsweringMalformed(sdk_read, sdk_write), sdk_write, options)
+    async with blocking_stdio() as streams:
+        reader = AnsweringMalformed(*streams)
+        await server.run(reader, reader.replies, options)
 
 
 def run_server(server: Server[Any]) -> int:
