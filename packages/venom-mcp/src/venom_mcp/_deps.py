@@ -6,15 +6,16 @@ Heavy modules are imported on first use, so the adapter answers ``initialize`` s
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from venom_mcp._grants import allowed_grants
 from venom_proto import VenomError
 
 __all__ = (
+    "Validators",
     "VenomError",
     "build_catalog",
-    "compile_params",
+    "compile_verb",
     "owner_auth",
     "resolve_socket_path",
     "token_file",
@@ -28,11 +29,20 @@ def build_catalog(model: dict[str, Any], *, max_grant: str | None = None) -> lis
     return catalog(model, max_grant=allowed_grants(max_grant))
 
 
-def compile_params(verb: dict[str, Any]) -> Callable[[Any], Any]:
-    """venom-schema's params validator for ``verb``: defaults inserted, ``VenomError`` raised."""
-    from venom_schema.runtime import compile_verb
+class Validators(Protocol):
+    """venom-schema's compiled checks of one verb; each raises ``VenomError``."""
 
-    return compile_verb(verb).params
+    params: Callable[[Any], Any]  # invalid_params.*, defaults inserted
+    result: Callable[[Any], Any]  # internal.result
+    item: Callable[[Any], Any]  # internal.result, always for a verb that does not stream
+
+
+def compile_verb(verb: dict[str, Any]) -> Validators:
+    """venom-schema's params, result and item validators for ``verb`` (RFC-0004 §3)."""
+    from venom_schema.runtime import compile_verb as compile_checks
+
+    compiled: Validators = compile_checks(verb)
+    return compiled
 
 
 def resolve_socket_path(tool: str, flag: str | None) -> str:

@@ -22,14 +22,14 @@ a shared one pays that once. What per-call connections gave for free is kept exp
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from contextlib import aclosing
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
 
 import anyio
 
-from venom_mcp._deps import VenomError
+from venom_mcp._deps import VenomError, compile_verb
 from venom_mcp._limits import StreamBuffer
 from venom_mcp._link import Link, Links, breaks_link
 
@@ -65,6 +65,16 @@ class DaemonUpstream:
         self._links = Links(
             socket_path, client_name=client_name, client_version=client_version, token=token
         )
+        self._item_checks: dict[str, Callable[[Any], Any]] = {}
+
+    def _item_check(self, verb: Mapping[str, Any]) -> Callable[[Any], Any]:
+        """The verb's item validator: a bad item ends the call at once (``internal.result``)
+        instead of after the stream; for a verb that does not stream, it refuses any item."""
+        name = str(verb["name"])
+        check = self._item_checks.get(name)
+        if check is None:
+            check = self._item_checks[name] = compile_verb(dict(verb)).item
+        return check
 
     async def __aenter__(self) -> DaemonUpstream:
         await self._links.__aenter__()
@@ -87,9 +97,10 @@ class DaemonUpstream:
         try:
             client = link.client
             try:
-                return await _collect(call, StreamBuffer() if verb.get("streams") else None)
+                buffer = StreamBuffer() if verb.get("streams") else None
+                return await _collect(call, buffer, lambda: self._item_check(verb))
             except VenomError as exc:
-                if exc.code == "unsupported.stream_limit":
+                if exc.code in ("unsupported.stream_limit", "internal.result"):
                     await _cancel_quietly(client, call.id)
                 elif breaks_link(exc):
                     self._links.retire(link)
@@ -127,11 +138,23 @@ class DaemonUpstream:
         raise AssertionError("unreachable")  # pragma: no cover
 
 
-async def _collect(call: AsyncStreamCall, buffer: StreamBuffer | None) -> dict[str, Any]:
-    """The success wrapper: buffered items under the §5 limits (streams) plus the final ok."""
+async def _collect(
+    call: AsyncStreamCall,
+    buffer: StreamBuffer | None,
+    item_check: Callable[[], Callable[[Any], Any]],
+) -> dict[str, Any]:
+    """The success wrapper: checked items, buffered under the §5 limits, plus the final ok.
+
+    ``buffer`` is None for a verb that does not stream, whose item check refuses any item;
+    ``item_check`` gives the check, compiled only when a first item arrives.
+    """
+    check: Callable[[Any], Any] | None = None
     async with aclosing(cast(AsyncGenerator[Any, None], call.__aiter__())) as items:
         async for item in items:
-            if buffer is not None:  # a non-streaming verb has no items; ignore strays
+            if check is None:
+                check = item_check()
+            check(item)
+            if buffer is not None:
                 buffer.add(item)
     if buffer is None:
         return {"result": call.result}

@@ -8,7 +8,7 @@ arguments itself, where RFC-0004 wants -32602 for unknown tools and Venom's own 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
@@ -18,7 +18,7 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from venom_mcp._deps import VenomError, build_catalog, compile_params
+from venom_mcp._deps import Validators, VenomError, build_catalog, compile_verb
 from venom_mcp._limits import compact_json
 
 __all__ = (
@@ -64,20 +64,48 @@ class Tools:
             for verb in model["verbs"]
             if (name := mcp_tool_name(verb["name"])) in listed and "dispatch" not in verb
         }
-        self._validators: dict[str, Callable[[Any], Any]] = {}
+        self._validators: dict[str, Validators] = {}
         self._listing = mt.ListToolsResult(tools=[mt.Tool.model_validate(t) for t in self.catalog])
 
     def listing(self) -> mt.ListToolsResult:
         """The ``tools/list`` result (one page: the catalog is small and fixed)."""
         return self._listing
 
+    def _checks(self, name: str) -> Validators:
+        validators = self._validators.get(name)
+        if validators is None:
+            validators = self._validators[name] = compile_verb(self.verbs[name])
+        return validators
+
     def validate(self, name: str, arguments: Any) -> dict[str, Any]:
         """Check ``arguments`` for tool ``name`` and insert defaults (RFC-0004 §5)."""
-        validator = self._validators.get(name)
-        if validator is None:
-            validator = self._validators[name] = compile_params(self.verbs[name])
-        params: dict[str, Any] = validator({} if arguments is None else arguments)
+        params: dict[str, Any] = self._checks(name).params({} if arguments is None else arguments)
         return params
+
+    def check_success(self, name: str, wrapper: dict[str, Any]) -> dict[str, Any]:
+        """Check an upstream's success wrapper against tool ``name``'s descriptors.
+
+        The adapter is a validating boundary like the CLI (RFC-0004 §3): a result or item that
+        does not match (a misbehaving or older daemon) raises ``internal.result`` instead of
+        reaching the client as success content that breaks the advertised outputSchema.
+        """
+        checks = self._checks(name)
+        streams = bool(self.verbs[name].get("streams"))
+        if set(wrapper) != ({"items", "result"} if streams else {"result"}):
+            raise VenomError(
+                "internal.result",
+                f"the upstream's success wrapper has members {sorted(wrapper)}",
+                {"path": "", "reason": "type"},
+            )
+        if streams:
+            if not isinstance(wrapper["items"], list):
+                raise VenomError(
+                    "internal.result", "stream items are not a list", {"path": "", "reason": "type"}
+                )
+            for item in wrapper["items"]:
+                checks.item(item)
+        checks.result(wrapper["result"])
+        return wrapper
 
 
 def success_result(wrapper: dict[str, Any]) -> mt.CallToolResult:
@@ -111,7 +139,8 @@ def build_server(tools: Tools, upstream: Upstream, *, name: str, version: str) -
             raise MCPError(code=mt.INVALID_PARAMS, message=f"Unknown tool: {tool}")
         try:
             args = tools.validate(tool, params.arguments)
-            return success_result(await upstream.invoke(tools.verbs[tool], args))
+            wrapper = await upstream.invoke(tools.verbs[tool], args)
+            return success_result(tools.check_success(tool, wrapper))
         except VenomError as exc:
             return error_result(exc)
         except Exception:
