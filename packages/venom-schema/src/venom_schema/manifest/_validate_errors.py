@@ -1,4 +1,9 @@
-"""Tool-specific error records (RFC-0004 §3): ``code``, ``summary``, optional ``data``."""
+"""Tool-specific error records (RFC-0004 §3): ``code``, ``summary``, optional ``data``.
+
+``data`` describes the error object's ``data`` member, which RFC-0002 §7.1 defines as an
+object: its descriptor must be of kind object. It may be nullable, as RFC-0004 §3 allows
+nullable in error data at any depth (null data carries no details, like absent data).
+"""
 
 from __future__ import annotations
 
@@ -53,9 +58,17 @@ def _validate_error(raw: ZonValue, path: str, problems: Problems) -> dict[str, A
     if "summary" in record:
         out["summary"] = check_text(record["summary"], f"{path}.summary", problems)
     if "data" in record:
-        out["data"] = _validate_types.validate_type(
+        data = _validate_types.validate_type(
             record["data"], f"{path}.data", problems, in_params=False
         )
+        if data is not None and data["kind"] != "object":
+            problems.add(
+                f"{path}.data",
+                "must be an object descriptor (RFC-0002 §7.1: an error's data is an object), "
+                f"got .{data['kind']}",
+            )
+            data = None
+        out["data"] = data
     else:
         out["data"] = dict(_EMPTY_OBJECT, fields=[])
     return out if len(problems) == before else None

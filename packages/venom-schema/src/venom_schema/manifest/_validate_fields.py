@@ -1,7 +1,15 @@
-"""Field records (RFC-0004 §2): params, object fields of results, items and error data."""
+"""Field records (RFC-0004 §2): params, object fields of results, items and error data.
+
+Names differ by place. A param's name, at any depth under params, becomes a CLI spelling and
+must match ``[a-z][a-z0-9_]*`` (RFC-0004 §4). Every other field name is a JSON member name:
+any non-blank text without control characters (§2), so ``createdAt`` or ``created at`` can
+describe an existing API. Problem paths show such a name as a JSON string
+(``fields["a.b"]``), so the path stays readable whatever the name holds.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Any, Final
 
 from venom_schema.manifest import _validate_types
@@ -33,25 +41,31 @@ def validate_fields(
     fields: list[dict[str, Any]] = []
     seen: set[str] = set()
     for index, item in enumerate(items):
-        name = _field_name(item)
+        name = _field_name(item, in_params=in_params)
         if name is not None and name in seen:
             problems.add(path, f'duplicate field name "{name}"')
             name = None
         elif name is not None:
             seen.add(name)
-        field_path = f"{path}[{name if name is not None else index}]"
+        label = str(index) if name is None else name if is_param_name(name) else json.dumps(name)
+        field_path = f"{path}[{label}]"
         field = _validate_field(item, field_path, problems, in_params=in_params)
         if field is not None:
             fields.append(field)
     return fields if len(problems) == before else None
 
 
-def _field_name(item: ZonValue) -> str | None:
+def _field_name(item: ZonValue, *, in_params: bool) -> str | None:
+    """The record's name if it is a valid one here (for duplicates and problem paths)."""
     if isinstance(item, dict):
         name = item.get("name")
-        if isinstance(name, str) and is_param_name(name):
+        if isinstance(name, str) and (is_param_name(name) if in_params else _is_member(name)):
             return name
     return None
+
+
+def _is_member(name: str) -> bool:
+    return check_text(name, "", Problems()) is not None
 
 
 def _validate_field(
@@ -67,7 +81,7 @@ def _validate_field(
     field: dict[str, Any] = {}
     if "name" in record:
         name = check_text(record["name"], f"{path}.name", problems)
-        if name is not None and not is_param_name(name):
+        if name is not None and in_params and not is_param_name(name):
             problems.add(f"{path}.name", f'"{name}" does not match {PARAM_NAME_PATTERN}')
         field["name"] = name
     if "summary" in record:
