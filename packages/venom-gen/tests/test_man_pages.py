@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -127,25 +128,58 @@ def _write_pages(tmp_path: Path, name: str) -> list[Path]:
     return paths
 
 
+def _groff(path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["groff", "-man", "-ww", *options, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize("name", ["echo_model", "hostile_model"])
 def test_groff_reports_no_warnings(tmp_path: Path, name: str) -> None:
-    """Every page formats under groff with all warnings enabled and none reported.
+    """Every page formats under `groff -man -ww -z` with all warnings enabled and none reported.
 
-    The terminal device (-Tutf8) is used: man pages are read there, and the PostScript
-    default device has no glyph for emoji in the hostile fixture.
+    No preprocessor (-K) is asked for: pages are plain ASCII, non-ASCII text is written as
+    \\[uXXXX] escapes (the hostile fixture has accents, CJK, emoji and format characters).
+    On the terminal device every such character has a glyph, so nothing may be reported; on
+    the default PostScript device the only report allowed is a missing glyph for an escape
+    (emoji, CJK), never an invalid input character (raw UTF-8 read as Latin-1).
     """
     if shutil.which("groff") is None:
         pytest.skip("groff is not installed")
     for path in _write_pages(tmp_path, name):
-        proc = subprocess.run(
-            ["groff", "-man", "-ww", "-z", "-K", "utf8", "-Tutf8", str(path)],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
-        assert proc.stderr == "", (path.name, proc.stderr)
-        assert proc.returncode == 0, path.name
+        assert path.read_bytes().isascii(), path.name
+        terminal = _groff(path, "-z", "-Tutf8")
+        assert (terminal.returncode, terminal.stderr) == (0, ""), (path.name, terminal.stderr)
+        default = _groff(path, "-z")
+        assert default.returncode == 0, path.name
+        for line in default.stderr.splitlines():
+            assert re.search(r"warning: can't find special character 'u[0-9A-F]{4,6}'$", line), (
+                path.name,
+                line,
+            )
+
+
+def test_groff_shows_non_ascii_summaries_verbatim(
+    tmp_path: Path, hostile_model: dict[str, Any]
+) -> None:
+    """Plain groff on a UTF-8 terminal shows each non-ASCII summary as written (no mojibake)."""
+    if shutil.which("groff") is None:
+        pytest.skip("groff is not installed")
+    pages = {p.name: p for p in _write_pages(tmp_path, "hostile_model")}
+    verb = next(v for v in hostile_model["verbs"] if v["name"] == "records")
+    out = _groff(pages["hostile-tool-records.1"], "-Tutf8", "-P-cbou", "-rLL=1000n")
+    assert out.returncode == 0
+    text = " ".join(out.stdout.split())
+    for summary in (
+        verb["summary"],
+        verb["errors"][0]["summary"],
+        verb["item"]["fields"][0]["summary"],
+    ):
+        assert " ".join(summary.split()) in text, summary
 
 
 @pytest.mark.parametrize("name", ["echo_model", "hostile_model"])

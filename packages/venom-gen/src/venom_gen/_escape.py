@@ -13,6 +13,7 @@ from typing import Any
 __all__ = (
     "code_fence",
     "json_compact",
+    "md_code",
     "md_text",
     "roff_lines",
     "roff_text",
@@ -26,8 +27,31 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>&|~!])")
 
 
 def md_text(text: str) -> str:
-    """Escape ``text`` for Markdown inline content, table cells included."""
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    """Escape ``text`` for Markdown inline content, table cells included.
+
+    U+2028 and U+2029 become character references: CommonMark keeps them inline, but many
+    editors and tools end a line there, which would cut a table row in two.
+    """
+    out = _MD_SPECIAL.sub(r"\\\1", text)
+    if "\u2028" in out or "\u2029" in out:
+        out = out.replace("\u2028", "&#x2028;").replace("\u2029", "&#x2029;")
+    return out
+
+
+def md_code(text: str, *, in_table: bool = False) -> str:
+    """``text`` as one Markdown code span, whatever backticks it holds (CommonMark §6.1).
+
+    The fence is one backtick longer than the longest run inside. A space pads text that starts
+    or ends with a backtick, or starts and ends with a space: CommonMark strips one space on
+    each side of such a span. In a GFM table cell a ``|`` would end the cell even inside the
+    span, so it is written ``\\|``.
+    """
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    spaced = text[:1] == text[-1:] == " " and text.strip(" ") != ""
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or spaced else ""
+    body = text.replace("|", "\\|") if in_table else text
+    return f"{fence}{pad}{body}{pad}{fence}"
 
 
 def code_fence(body: str) -> str:
@@ -36,10 +60,22 @@ def code_fence(body: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _roff_char(char: str) -> str:
+    return f"\\[u{ord(char):04X}]"
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
 def roff_text(text: str) -> str:
     """Escape one line of roff text: ``\\`` becomes ``\\e``; a control character at the start
-    (``.`` or ``'``) and trailing blanks are protected with the zero-width ``\\&``."""
+    (``.`` or ``'``) and trailing blanks are protected with the zero-width ``\\&``; each
+    character beyond ASCII becomes ``\\[uXXXX]``, since troff reads its input as Latin-1
+    (raw UTF-8 shows as mojibake and trips ``groff -ww``) while both groff and mandoc know
+    every such escape."""
     out = text.replace("\\", "\\e")
+    if not out.isascii():
+        out = _NON_ASCII.sub(lambda m: _roff_char(m.group()), out)
     if out.startswith((".", "'")) or out == "":
         out = "\\&" + out
     if out.endswith((" ", "\t")):

@@ -12,16 +12,39 @@ from typing import Any
 
 from venom_gen._escape import json_compact
 
-__all__ = ("FieldRow", "flatten_fields", "render_choice", "render_default", "render_type")
+__all__ = (
+    "FieldRow",
+    "flatten_fields",
+    "render_choice",
+    "render_default",
+    "render_member",
+    "render_type",
+)
 
 Desc = Mapping[str, Any]
 
 _BARE_CHOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*\Z")
+_BARE_MEMBER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def render_choice(choice: str) -> str:
     """A choice bare when it is a plain word, else as a JSON string (quotes, spaces, commas)."""
     return choice if _BARE_CHOICE.match(choice) else json_compact(choice)
+
+
+def render_member(name: str) -> str:
+    """A field name in a documented path: bare when it is a plain identifier, else as a JSON
+    string, so that ``a.b`` (one member) never reads as ``a`` then ``b`` (RFC-0004 §2 allows
+    any name outside params). Supplementary characters (emoji) print and stay as they are."""
+    if _BARE_MEMBER.match(name):
+        return name
+    # Characters that do not print (format characters such as U+200B or a bidi override,
+    # line separators) are written as JSON escapes, so the path shows exactly what it holds.
+    return '"' + "".join(_member_char(ch) for ch in json_compact(name)[1:-1]) + '"'
+
+
+def _member_char(char: str) -> str:
+    return char if char.isprintable() else f"\\u{ord(char):04x}"
 
 
 def render_default(value: Any) -> str:
@@ -90,7 +113,7 @@ def flatten_fields(fields: list[Mapping[str, Any]], prefix: str = "") -> list[Fi
     """Fields in declaration order, each followed by its nested object fields (depth first)."""
     rows: list[FieldRow] = []
     for field in fields:
-        path = prefix + field["name"]
+        path = prefix + render_member(field["name"])
         ftype: Desc = field["type"]
         default = render_default(field["default"]) if "default" in field else None
         rows.append(

@@ -78,7 +78,7 @@ def _field_lines(rows: list[FieldRow]) -> list[str]:
         if row.default is not None:
             notes.append("default " + row.default)
         lines += _tp(
-            f"\\fB{_name(row.path)}\\fR",
+            f"\\fB{_name(roff_text(row.path))}\\fR",
             roff_text(row.summary),
             ".br",
             roff_text("(" + "; ".join(notes) + ")"),
@@ -245,6 +245,12 @@ def _overview(model: Mapping[str, Any], verbs: list[Verb]) -> list[str]:
     lines += [".SH ENVIRONMENT"]
     lines += _tp(
         f"\\fB{_name(env)}\\fR", "Socket path used when \\fB\\-\\-socket\\fR is not given."
+    )
+    lines += _tp(
+        f"\\fB{_name(env.removesuffix('_SOCKET'))}_CONNECT_TIMEOUT\\fR",
+        "Seconds allowed to connect to the daemon and complete hello (default 10); when",
+        "they pass, the command fails with unavailable.unresponsive (exit 6). A command",
+        "itself may run as long as it runs.",
     )
     lines += _tp("\\fBXDG_RUNTIME_DIR\\fR", "Base of the default runtime directory.")
     lines += _tp("\\fBTMPDIR\\fR", "Used when \\fBXDG_RUNTIME_DIR\\fR is unset or empty.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from venom_gen._escape import code_fence, json_compact, md_text
+from venom_gen._escape import code_fence, json_compact, md_code, md_text
 from venom_gen._model import (
     Verb,
     cli_spelling,
@@ -58,7 +58,7 @@ def _params(verb: Verb) -> list[str]:
         for sub in nested:
             rows.append(
                 (
-                    f"`{sub.path}` (JSON member)",
+                    f"{md_code(sub.path, in_table=True)} (JSON member)",
                     md_text(sub.type),
                     "yes" if sub.required else "no",
                     md_text(sub.default or ""),
@@ -85,7 +85,7 @@ def _shape(title: str, desc: Mapping[str, Any]) -> list[str]:
             header,
             [
                 (
-                    f"`{r.path}`",
+                    md_code(r.path, in_table=True),
                     md_text(r.type),
                     "yes" if r.required else "no",
                     md_text(r.default or ""),
@@ -108,7 +108,7 @@ def _errors(verb: Verb) -> list[str]:
     rows: list[tuple[str, ...]] = []
     for err in verb["errors"]:
         data = "; ".join(
-            f"`{r.path}` ({md_text(r.type)}): {md_text(r.summary)}"
+            f"{md_code(r.path)} ({md_text(r.type)}): {md_text(r.summary)}"
             for r in flatten_fields(_nested_fields(err["data"]))
         )
         if err["data"]["kind"] != "object":
@@ -198,7 +198,10 @@ def render_markdown(model: Mapping[str, Any]) -> str:
         "",
         'Global options on every command: `--json` prints JSON (errors as `{"error":...}`), '
         f"`--socket PATH` overrides the daemon socket (else `${tool.upper().replace('-', '_')}"
-        "_SOCKET`, else the default path), `--help` prints help.",
+        "_SOCKET`, else the default path), `--help` prints help. Connecting and the hello "
+        f"exchange must finish within `${tool.upper().replace('-', '_')}_CONNECT_TIMEOUT` "
+        "seconds (default 10), else the command fails with `unavailable.unresponsive` (exit 6); "
+        "the command itself may run as long as it runs.",
         "",
         "Streaming commands: " + _STREAM_NOTE,
         "",

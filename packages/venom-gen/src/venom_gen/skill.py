@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from venom_gen._escape import code_fence, json_compact, md_text, yaml_double_quoted
+from venom_gen._escape import code_fence, json_compact, md_code, md_text, yaml_double_quoted
 from venom_gen._model import (
     Verb,
     cli_spelling,
@@ -35,7 +35,10 @@ def _conventions(tool: str, verbs: list[Verb]) -> list[str]:
         "- Add `--json` for machine-readable output: the result as one JSON value, errors as "
         '`{"error":{"code","message","data"}}` on stdout. Match on `code`, never on '
         "`message`.",
-        f"- `--socket PATH` (or `${env}`) selects the daemon socket.",
+        f"- `--socket PATH` (or `${env}`) selects the daemon socket. A daemon that accepts but "
+        "does not answer hello within 10 s (`$"
+        f"{env.removesuffix('_SOCKET')}_CONNECT_TIMEOUT`) fails with "
+        "`unavailable.unresponsive`, exit 6.",
         "",
         "| Exit | Class |",
         "| --- | --- |",
@@ -69,7 +72,7 @@ def _shape_line(label: str, desc: Mapping[str, Any]) -> str:
     text = f"- {label}: {md_text(render_type(desc))}"
     if inner["kind"] == "object" and inner["fields"]:
         members = [
-            f"`{r.path}` {md_text(r.type)}{'' if r.required else ' (optional)'}"
+            f"{md_code(r.path)} {md_text(r.type)}{'' if r.required else ' (optional)'}"
             for r in flatten_fields(inner["fields"])
         ]
         text += " with " + ", ".join(members)

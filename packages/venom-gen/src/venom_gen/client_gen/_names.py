@@ -5,7 +5,9 @@ Methods are the wire name with each ``.`` replaced by ``_`` (``echo.repeat`` ->
 than an ugly reversible escape, the generator refuses such a manifest with a `GenerationError`
 naming both verbs. A name that is a Python keyword or a member of the client classes (``close``,
 ``connect``...) gets a trailing ``_``. Types are CamelCase paths (``EchoTypesParamsNested``);
-every generated module-level name is checked for uniqueness the same way.
+every generated module-level name is checked for uniqueness the same way. Result, item and
+error-data field names may be any text (RFC-0004 §2); they stay TypedDict keys verbatim, and
+the types named after them use `member_camel`, made unique within each object.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ __all__ = (
     "arg_name",
     "camel",
     "client_class",
+    "member_camel",
     "method_name",
 )
 
@@ -48,11 +51,23 @@ RUNTIME_NAMES = frozenset(
 
 _RESERVED = "the generated runtime"
 _SPLIT = re.compile(r"[._-]+")
+_WORDS = re.compile(r"[A-Za-z0-9]+")
 
 
 def camel(name: str) -> str:
     """``config.get`` -> ``ConfigGet``; ``venom-echo`` -> ``VenomEcho``."""
     return "".join(part[:1].upper() + part[1:] for part in _SPLIT.split(name) if part)
+
+
+def member_camel(name: str) -> str:
+    """A CamelCase identifier part for any field name (RFC-0004 §2 allows any name outside
+    params): its ASCII letters and digits, capitalized word by word, as `camel` gives for
+    parameter-style names (``created_at`` and ``createdAt`` -> ``CreatedAt``); ``Field`` when
+    none are left (``😀``), and an ``N`` before a leading digit (``1st`` -> ``N1st``)."""
+    part = "".join(word[:1].upper() + word[1:] for word in _WORDS.findall(name))
+    if not part:
+        return "Field"
+    return "N" + part if part[0].isdigit() else part
 
 
 def client_class(tool: str, *, is_async: bool) -> str:

@@ -10,17 +10,20 @@ Bounds are not types; they appear in docstrings and the daemon enforces them.
 from __future__ import annotations
 
 import keyword
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from venom_gen._escape import json_compact
-from venom_gen.client_gen._names import NameTable, camel
+from venom_gen.client_gen._names import NameTable, member_camel
 from venom_gen.client_gen._text import LINE_LIMIT, comment_lines, docstring_lines, plain, py_str
 
 __all__ = ("TypeRegistry", "field_note")
 
 Desc = Mapping[str, Any]
 Field = Mapping[str, Any]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def field_note(field: Field) -> str:
@@ -83,20 +86,51 @@ class TypeRegistry:
         self._names.claim(name, doc)
         entries: list[tuple[str, str, str]] = []
         annotations: list[str] = []
+        parts: set[str] = set()
         for field in fields:
             key = str(field["name"])
             note = field_note(field)
-            value = self.annotation(field["type"], name + camel(key), f"{name}.{key}: {note}")
+            part = _unique(member_camel(key), parts)
+            value = self.annotation(field["type"], name + part, f"{name}.{key}: {note}")
             annotations.append(value)
             if not field.get("required", False):
                 self.typing_names.add("NotRequired")
                 value = f"NotRequired[{value}]"
             entries.append((key, value, note))
-        if any(keyword.iskeyword(key) for key, _, _ in entries):
-            self.blocks.append(_functional(name, doc, entries))
-        else:
+        if _class_syntax_fits(entries):
             self.blocks.append(_class(name, doc, entries))
+        else:
+            self.blocks.append(_functional(name, doc, entries))
         return annotations
+
+
+def _unique(part: str, taken: set[str]) -> str:
+    """``part``, or ``part2``, ``part3``... for the first not yet in ``taken`` (then taken)."""
+    candidate, n = part, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{part}{n}"
+    taken.add(candidate)
+    return candidate
+
+
+def _class_syntax_fits(entries: list[tuple[str, str, str]]) -> bool:
+    """Whether every key can be a class attribute spelled as itself.
+
+    Not: a keyword (``from``), a name Python would change (``__x`` is mangled in a class
+    body, non-ASCII identifiers are NFKC-normalized), anything that is no identifier
+    (``created at``), or a name the annotations use (``str: str`` would shadow the type).
+    The functional syntax takes any string key.
+    """
+    used = {word for _, value, _ in entries for word in _IDENTIFIER.findall(value)}
+    return all(
+        key.isascii()
+        and key.isidentifier()
+        and not keyword.iskeyword(key)
+        and not key.startswith("__")
+        and key not in used
+        for key, _, _ in entries
+    )
 
 
 def _class(name: str, doc: str, entries: list[tuple[str, str, str]]) -> list[str]:
@@ -107,7 +141,7 @@ def _class(name: str, doc: str, entries: list[tuple[str, str, str]]) -> list[str
 
 
 def _functional(name: str, doc: str, entries: list[tuple[str, str, str]]) -> list[str]:
-    # A field named like a keyword (``from``) cannot be a class attribute.
+    # For keys that cannot be class attributes (see _class_syntax_fits).
     lines = [*comment_lines(doc, ""), f"{name} = TypedDict(", f"    {py_str(name)},", "    {"]
     for key, value, note in entries:
         lines += [*comment_lines(note, "        "), f"        {py_str(key)}: {value},"]
