@@ -111,3 +111,16 @@ def test_man_page_shows_every_path(tmp_path: Path, model: dict[str, Any]) -> Non
     text = re.sub(".\b", "", out)  # drop overstriking (bold, underline)
     for path in _paths(model):
         assert path in text, path
+
+
+def test_cli_help_shows_every_name(model: dict[str, Any]) -> None:
+    """The generated CLI's --help shape line quotes names that are not identifiers."""
+    from venom_gen.cli._help import describe_type
+
+    verb = _records(model)
+    line = describe_type(verb["result"])
+    for field in verb["result"]["fields"]:
+        name = field["name"]
+        shown = name if name.isascii() and name.isidentifier() else render_member(name)
+        assert shown + ("" if field["required"] else "?") + ": " in line, name
+    assert "\u2028" not in line

@@ -38,6 +38,14 @@ def _bounds(desc: Mapping[str, Any]) -> str:
     return ""
 
 
+def _member(name: str) -> str:
+    """A field name, bare when a plain identifier, else JSON-quoted (``{"created at"?: ...}``):
+    names outside params may hold any text, commas and colons included (RFC-0004 §2)."""
+    if name.isascii() and name.isidentifier():
+        return name
+    return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in _json(name))
+
+
 def describe_type(desc: Mapping[str, Any]) -> str:
     """A one-line rendering of a type descriptor: ``array of integer 0..9``, ``object {a, b?}``."""
     kind = str(desc.get("kind"))
@@ -49,7 +57,7 @@ def describe_type(desc: Mapping[str, Any]) -> str:
         text = "array of " + describe_type(desc["items"])
     elif kind == "object":
         parts = [
-            f"{f['name']}{'' if f.get('required') else '?'}: {describe_type(f['type'])}"
+            f"{_member(f['name'])}{'' if f.get('required') else '?'}: {describe_type(f['type'])}"
             for f in desc.get("fields", [])
         ]
         text = "object {" + ", ".join(parts) + "}"
