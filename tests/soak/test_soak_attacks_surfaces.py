@@ -33,16 +33,9 @@ from venom_mcp._lines import MAX_LINE
 
 _BIN = Path(sys.executable).parent
 MIB = 1024 * 1024
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "soak", "version": "0"},
-    },
-}
+SOAK = {"name": "soak", "version": "0"}
+CLIENT = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": SOAK}
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": CLIENT}
 
 
 def _status_kb(pid: int, field: str) -> int:
@@ -109,7 +102,7 @@ def adapter(daemon: EchoDaemon) -> Iterator[Adapter]:
     a = Adapter(daemon)
     try:
         a.send(INITIALIZE)
-        a.wait_for(1)
+        assert "result" in a.wait_for(1)[0]
         a.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         a.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": "echo", "arguments": {"text": "warm"}}})  # fmt: skip

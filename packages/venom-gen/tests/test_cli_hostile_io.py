@@ -10,40 +10,25 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_kit import write_model
+from test_cli_kit import cli, short_dir
+
+__all__ = ("cli", "short_dir")  # fixtures, re-exported for pytest
 
 WAIT = 10.0
-CLI_SCRIPT = """\
-import sys
-from venom_gen.cli import main
-sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
-"""
 BAD = b"\xff"
 
 
 @pytest.fixture
-def short_dir() -> Iterator[Path]:
-    path = tempfile.mkdtemp(prefix="vhio", dir="/tmp")
-    yield Path(path)
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
-def cli(short_dir: Path) -> list[bytes]:
-    script = short_dir / "cli.py"
-    script.write_text(CLI_SCRIPT, encoding="utf-8")
-    return [os.fsencode(sys.executable), os.fsencode(script), os.fsencode(write_model(short_dir))]
+def cli_bytes(cli: list[str]) -> list[bytes]:
+    return [os.fsencode(arg) for arg in cli]
 
 
 def _env(**extra: bytes) -> dict[bytes, bytes]:
@@ -82,25 +67,25 @@ NON_UTF8_ARGV = {
 
 
 @pytest.mark.parametrize("argv", NON_UTF8_ARGV.values(), ids=NON_UTF8_ARGV.keys())
-def test_non_utf8_argv_is_a_usage_error(cli: list[bytes], argv: list[bytes]) -> None:
+def test_non_utf8_argv_is_a_usage_error(cli_bytes: list[bytes], argv: list[bytes]) -> None:
     """RFC-0004 §2/§4: argv that is not UTF-8 is a usage error (exit 2), JSON wrapper included."""
-    wrapped = _run([*cli, b"--json", *argv])  # first: it is no option after "--"
+    wrapped = _run([*cli_bytes, b"--json", *argv])  # first: it is no option after "--"
     assert (wrapped.returncode, wrapped.stderr) == (2, b"")
     error = _one_json_line(wrapped.stdout)["error"]
     assert error["code"] == "invalid_params.usage"
     assert "\\xff" in error["message"]
     assert "\\xff" in error["data"]["arg"]
-    human = _run([*cli, *argv])
+    human = _run([*cli_bytes, *argv])
     assert (human.returncode, human.stdout) == (2, b"")
     assert b"Traceback" not in human.stderr
     assert b"\\xff" in human.stderr
     human.stderr.decode("utf-8")  # what reaches the terminal is UTF-8 text
 
 
-def test_non_utf8_param_value_is_a_type_error(cli: list[bytes]) -> None:
+def test_non_utf8_param_value_is_a_type_error(cli_bytes: list[bytes]) -> None:
     """A param value that is not UTF-8 names the param (invalid_params.type, exit 2)."""
     for argv in ([b"echo", b"--text", BAD], [b"echo", b"--text=" + BAD], [b"kinds", b"--obj", BAD]):
-        res = _run([*cli, *argv, b"--json"])
+        res = _run([*cli_bytes, *argv, b"--json"])
         assert (res.returncode, res.stderr) == (2, b"")
         error = _one_json_line(res.stdout)["error"]
         assert error["code"] == "invalid_params.type"
@@ -116,19 +101,19 @@ def test_non_utf8_param_value_is_a_type_error(cli: list[bytes]) -> None:
     ids=["socket variable", "runtime directory"],
 )
 def test_non_utf8_environment_path_is_reported_printably(
-    cli: list[bytes], env: dict[str, bytes]
+    cli_bytes: list[bytes], env: dict[str, bytes]
 ) -> None:
     """A socket path from the environment may be any bytes (it is a path): the error is exit 6,
     printed as valid UTF-8 with the bad byte shown as ``\\xff``."""
     environ = _env(**env)
     if not env.get("VENOM_ECHO_SOCKET", b"x"):
         del environ[b"VENOM_ECHO_SOCKET"]
-    wrapped = _run([*cli, b"ping", b"--json"], env=environ)
+    wrapped = _run([*cli_bytes, b"ping", b"--json"], env=environ)
     assert (wrapped.returncode, wrapped.stderr) == (6, b"")
     error = _one_json_line(wrapped.stdout)["error"]
     assert error["code"] == "unavailable.not_running"
     assert "\\xff" in error["data"]["socket"]
-    human = _run([*cli, b"ping"], env=environ)
+    human = _run([*cli_bytes, b"ping"], env=environ)
     assert human.returncode == 6
     assert b"Traceback" not in human.stderr
     assert b"\\xff" in human.stderr
@@ -140,10 +125,12 @@ def test_non_utf8_environment_path_is_reported_printably(
     ids=["daemon down", "usage error", "help"],
 )
 @pytest.mark.parametrize("json_mode", [False, True], ids=["human", "json"])
-def test_unwritable_stdout(cli: list[bytes], argv: list[bytes], code: int, json_mode: bool) -> None:
+def test_unwritable_stdout(
+    cli_bytes: list[bytes], argv: list[bytes], code: int, json_mode: bool
+) -> None:
     """stdout closed (``>&-``) or full (``/dev/full``): no traceback, and never exit 0 for output
     that was lost; an outcome that was already an error keeps its own status."""
-    argv = [*cli, *argv, *([b"--json"] if json_mode else [])]
+    argv = [*cli_bytes, *argv, *([b"--json"] if json_mode else [])]
     lost = 1 if code == 0 else code
     closed = _run(argv, stdout=None, stderr=subprocess.PIPE, capture_output=False, close_fds=True,
                   preexec_fn=lambda: os.close(1))  # fmt: skip
@@ -161,10 +148,10 @@ def test_unwritable_stdout(cli: list[bytes], argv: list[bytes], code: int, json_
     ("argv", "code"), [([b"echo"], 2), ([b"echo", b"--text", b"hi"], 6), ([BAD], 2)]
 )
 def test_closed_stderr_keeps_the_exit_status(
-    cli: list[bytes], argv: list[bytes], code: int
+    cli_bytes: list[bytes], argv: list[bytes], code: int
 ) -> None:
     """stderr closed (``2>&-``): the error cannot be printed, its exit status still holds."""
-    res = _run([*cli, *argv], stdout=subprocess.PIPE, stderr=None, capture_output=False,
+    res = _run([*cli_bytes, *argv], stdout=subprocess.PIPE, stderr=None, capture_output=False,
                preexec_fn=lambda: os.close(2))  # fmt: skip
     assert (res.returncode, res.stdout) == (code, b"")
 

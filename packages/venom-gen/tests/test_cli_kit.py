@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -331,3 +334,27 @@ def run_cli(tmp_path: Path, fake_daemon: FakeDaemon) -> Callable[..., CliRun]:
         return CliRun(code, out.getvalue().decode("utf-8"), err.getvalue())
 
     return run
+
+
+#: A script running the generated CLI as a real process: ``python cli.py MODEL ARGV...``.
+CLI_SCRIPT = """\
+import sys
+from venom_gen.cli import main
+sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
+"""
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A private directory with a path short enough for ``sun_path``."""
+    path = tempfile.mkdtemp(prefix="vcli", dir="/tmp")
+    yield Path(path)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def cli(short_dir: Path) -> list[str]:
+    """argv prefix running the generated CLI for the fixture model."""
+    script = short_dir / "cli.py"
+    script.write_text(CLI_SCRIPT, encoding="utf-8")
+    return [sys.executable, str(script), str(write_model(short_dir))]

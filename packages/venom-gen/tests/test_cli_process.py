@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,19 +19,15 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_kit import write_model
+from test_cli_kit import cli, short_dir, write_model
+
+__all__ = ("cli", "short_dir")  # fixtures, re-exported for pytest
 
 WAIT = 10.0
 RFC_NOT_RUNNING = (
     b'{"error":{"code":"unavailable.not_running","message":"no daemon at /nonexistent/x.sock",'
     b'"data":{"socket":"/nonexistent/x.sock"}}}\n'
 )
-
-CLI_SCRIPT = """\
-import sys
-from venom_gen.cli import main
-sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
-"""
 
 #: The real server with two streaming verbs; ``tail`` logs how it ended to argv[2].
 STREAM_DAEMON = """\
@@ -87,22 +81,6 @@ class Daemon:
                 self.proc.wait(timeout=WAIT)
         if self.proc.stderr:
             self.proc.stderr.close()
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    """A private directory with a path short enough for ``sun_path``."""
-    path = tempfile.mkdtemp(prefix="vcli", dir="/tmp")
-    yield Path(path)
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
-def cli(short_dir: Path) -> list[str]:
-    """argv prefix running the generated CLI for the fixture model."""
-    script = short_dir / "cli.py"
-    script.write_text(CLI_SCRIPT, encoding="utf-8")
-    return [sys.executable, str(script), str(write_model(short_dir))]
 
 
 @pytest.fixture

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -23,23 +21,11 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_cli_kit import FakeDaemon, fake_daemon, run_cli, write_model
+from test_cli_kit import FakeDaemon, cli, fake_daemon, run_cli, short_dir
 
-__all__ = ("fake_daemon", "run_cli")  # fixtures, re-exported for pytest
+__all__ = ("cli", "fake_daemon", "run_cli", "short_dir")  # fixtures, re-exported for pytest
 
 WAIT = 10.0
-CLI_SCRIPT = """\
-import sys
-from venom_gen.cli import main
-sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
-"""
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    path = tempfile.mkdtemp(prefix="vunr", dir="/tmp")
-    yield Path(path)
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture
@@ -71,27 +57,19 @@ def mute(short_dir: Path) -> Iterator[str]:
     listener.close()
 
 
-def _cli(short_dir: Path) -> list[str]:
-    script = short_dir / "cli.py"
-    script.write_text(CLI_SCRIPT, encoding="utf-8")
-    return [sys.executable, str(script), str(write_model(short_dir))]
-
-
 @pytest.mark.parametrize("argv", [["ping"], ["echo", "--text", "hi"], ["count", "--n", "1"]])
-def test_a_mute_daemon_fails_unresponsive(short_dir: Path, mute: str, argv: list[str]) -> None:
+def test_a_mute_daemon_fails_unresponsive(cli: list[str], mute: str, argv: list[str]) -> None:
     """Real CLI, real socket: exit 6 and the specified wrapper within the bound, any verb."""
     env = {**os.environ, "VENOM_ECHO_SOCKET": mute, "VENOM_ECHO_CONNECT_TIMEOUT": "0.5"}
     start = time.monotonic()
-    res = subprocess.run(
-        [*_cli(short_dir), *argv, "--json"], env=env, capture_output=True, timeout=WAIT
-    )
+    res = subprocess.run([*cli, *argv, "--json"], env=env, capture_output=True, timeout=WAIT)
     took = time.monotonic() - start
     assert (res.returncode, res.stderr) == (6, b"")
     error: dict[str, Any] = json.loads(res.stdout)["error"]
     assert error["code"] == "unavailable.unresponsive"
     assert error["data"] == {"socket": mute, "timeout": 0.5}
     assert 0.5 <= took < 0.5 + 5.0  # start-up included; the bound held
-    human = subprocess.run([*_cli(short_dir), *argv], env=env, capture_output=True, timeout=WAIT)
+    human = subprocess.run([*cli, *argv], env=env, capture_output=True, timeout=WAIT)
     assert (human.returncode, human.stdout) == (6, b"")
     assert b"did not complete hello within 0.5 s" in human.stderr
 

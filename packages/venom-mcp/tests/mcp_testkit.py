@@ -224,6 +224,22 @@ async def raw_adapter(socket_path: str, *extra: str) -> AsyncIterator[RawAdapter
         await process.aclose()
 
 
+def run_on_files(directory: Path, stdin_data: bytes) -> tuple[int, bytes]:
+    """Run the adapter with stdin and stdout regular files (its blocking transport) until it
+    exits; return its status and what it wrote."""
+    (directory / "in").write_bytes(stdin_data)
+    with (directory / "in").open("rb") as stdin, (directory / "out").open("wb") as stdout:
+        proc = subprocess.run(
+            adapter_command(str(directory / "none.sock")),
+            stdin=stdin,
+            stdout=stdout,
+            timeout=WAIT,
+            cwd=str(TESTS),
+            check=False,
+        )
+    return proc.returncode, (directory / "out").read_bytes()
+
+
 def short_socket_dir() -> str:
     """A fresh private directory with a path short enough for ``sun_path``."""
     return tempfile.mkdtemp(prefix="vmcp", dir="/tmp")

@@ -11,14 +11,13 @@ event loop, and the blocking fallback for regular files and ttys.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mcp_testkit import INITIALIZE, TESTS, WAIT, adapter_command, raw_adapter
+from mcp_testkit import INITIALIZE, raw_adapter, run_on_files
 
 from venom_mcp._lines import MAX_LINE, LineSplitter
 
@@ -110,18 +109,9 @@ def test_the_blocking_transport_answers_the_same(tmp_path: Path) -> None:
         json.dumps({"jsonrpc": "2.0", "id": 4, "method": "ping"}),
         "not json",  # answered by the transport itself, so the ping above was answered first
     ]
-    (tmp_path / "in").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with (tmp_path / "in").open("rb") as stdin, (tmp_path / "out").open("wb") as stdout:
-        proc = subprocess.run(
-            adapter_command(str(tmp_path / "none.sock")),
-            stdin=stdin,
-            stdout=stdout,
-            timeout=WAIT,
-            cwd=str(TESTS),
-            check=False,
-        )
-    assert proc.returncode == 0
-    replies = [json.loads(line) for line in (tmp_path / "out").read_bytes().splitlines()]
+    code, out = run_on_files(tmp_path, ("\n".join(lines) + "\n").encode())
+    assert code == 0
+    replies = [json.loads(line) for line in out.splitlines()]
     answered = sorted(r["id"] for r in replies if r["id"] is not None)
     assert answered == [1, 3, 4]  # every request with a usable id, whatever the order
     refused = [r for r in replies if r["id"] is None]

@@ -15,7 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mcp.shared.message import SessionMessage
-from mcp_testkit import INITIALIZE, TESTS, WAIT, Daemon, adapter_command, raw_adapter
+from mcp_testkit import (
+    INITIALIZE,
+    TESTS,
+    WAIT,
+    Daemon,
+    adapter_command,
+    raw_adapter,
+    run_on_files,
+)
 from pydantic import ValidationError
 
 from venom_mcp._pipe_streams import MAX_QUEUED, PipeReadStream
@@ -147,18 +155,9 @@ def _check_replies(out: bytes) -> None:
 
 def test_files_fall_back_to_the_blocking_transport(tmp_path: Path) -> None:
     """RFC-0004 §5: stdin and stdout as regular files (no epoll) still serve every line."""
-    (tmp_path / "in").write_bytes(_script())
-    with (tmp_path / "in").open("rb") as stdin, (tmp_path / "out").open("wb") as stdout:
-        proc = subprocess.run(
-            adapter_command(str(tmp_path / "none.sock")),
-            stdin=stdin,
-            stdout=stdout,
-            timeout=WAIT,
-            cwd=str(TESTS),
-            check=False,
-        )
-    assert proc.returncode == 0
-    _check_replies((tmp_path / "out").read_bytes())
+    code, out = run_on_files(tmp_path, _script())
+    assert code == 0
+    _check_replies(out)
 
 
 def test_stdout_shared_with_stderr_falls_back(tmp_path: Path) -> None:

@@ -31,13 +31,8 @@ Script = Callable[[socket.socket], None]
 
 
 def read_line(conn: socket.socket) -> bytes:
-    data = b""
-    while not data.endswith(b"\n"):
-        chunk = conn.recv(1)
-        if not chunk:
-            break
-        data += chunk
-    return data
+    """One line, or what came before the peer hung up (unbuffered: nothing is read ahead)."""
+    return conn.makefile("rb", buffering=0).readline()
 
 
 class Fake:
