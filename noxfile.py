@@ -76,7 +76,7 @@ def lint(session: nox.Session) -> None:
 def types(session: nox.Session) -> None:
     """mypy --strict over every package, its tests, the benches and this noxfile."""
     sync(session, "--all-packages")
-    session.run("mypy", "noxfile.py", "bench", *(f"packages/{p}/src" for p in PACKAGES))
+    session.run("mypy", "noxfile.py", "bench", "tools", *(f"packages/{p}/src" for p in PACKAGES))
     # One run per test tree: each has its own conftest module.
     tests = [str(p) for p in Path("tests").glob("*.py")]
     for target in (
@@ -142,8 +142,9 @@ def soak(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def generate(session: nox.Session) -> None:
-    """Regenerate venom-echo's committed artifacts and model cache (`-- --check` only verifies)."""
+    """Regenerate venom-echo's artifacts, model cache and the version modules (`-- --check`)."""
     sync(session, "--all-packages")
+    session.run("python", "-m", "tools.versions", *session.posargs, env={"PYTHONPATH": os.getcwd()})
     session.run(
         "venom-gen", "all", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/generated", *session.posargs,
