@@ -9,7 +9,15 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "lint", "types", "isolation", "integration", "conformance"]
+nox.options.sessions = [
+    "tests",
+    "lint",
+    "types",
+    "isolation",
+    "integration",
+    "conformance",
+    "release-check",
+]
 
 PACKAGES = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp", "venom-echo")
 EXAMPLES = ("venom-notes",)
@@ -49,19 +57,33 @@ def tests(session: nox.Session) -> None:
     )
 
 
+def release_check_run(session: nox.Session, *args: str) -> None:
+    """``python -m tools.release_check ARGS`` with the release tools of the lock."""
+    sync(session, "--only-group", "release")
+    # Beside the session's venv (.nox/), so each checkout has its own; not session.create_tmp(),
+    # which would point TMPDIR, and so every test's tmp_path, into the checkout.
+    out = Path(session.virtualenv.location).resolve().parent / f"{session.name}.scratch"
+    session.run(
+        "python", "-m", "tools.release_check", "--out", str(out), *args,
+        *(["--", *session.posargs] if session.posargs else []),
+        env={"PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+
+
 @nox.session(python=PYTHON)
 def isolation(session: nox.Session) -> None:
-    """venom-proto imports and passes its tests with only its own dependencies installed."""
-    sync(session, "--package", "venom-proto", "--no-default-groups")
-    session.run(
-        "uv", "pip", "install", "--python", session.virtualenv.location,
-        "pytest", "pytest-timeout", "hypothesis", external=True,
-    )  # fmt: skip
-    for other in ("venom_schema", "venom_gen", "venom_mcp", "venom_echo", "pydantic", "typer"):
-        session.run(
-            "python", "-c", f"import importlib.util as u; assert u.find_spec({other!r}) is None",
-        )  # fmt: skip
-    pytest(session, "packages/venom-proto/tests")
+    """venom-proto's built wheel, installed alone (not editable), passes venom-proto's tests."""
+    release_check_run(session, "--package", "venom-proto", "--no-lowest")
+
+
+@nox.session(name="release-check", python=PYTHON)
+def release_check(session: nox.Session) -> None:
+    """Every package built, its metadata checked, its wheel tested alone and at lowest versions.
+
+    ``-- ARGS`` go to each package's pytest run; ``python -m tools.release_check --help``
+    chooses packages (see docs/releasing.md).
+    """
+    release_check_run(session)
 
 
 @nox.session(python=PYTHON)
