@@ -9,7 +9,15 @@ import nox
 
 nox.options.default_venv_backend = "uv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "lint", "types", "isolation", "integration", "conformance"]
+nox.options.sessions = [
+    "tests",
+    "lint",
+    "types",
+    "isolation",
+    "integration",
+    "conformance",
+    "release-check",
+]
 
 PACKAGES = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp", "venom-echo")
 EXAMPLES = ("venom-notes",)
@@ -49,19 +57,33 @@ def tests(session: nox.Session) -> None:
     )
 
 
+def release_check_run(session: nox.Session, *args: str) -> None:
+    """``python -m tools.release_check ARGS`` with the release tools of the lock."""
+    sync(session, "--only-group", "release")
+    # Beside the session's venv (.nox/), so each checkout has its own; not session.create_tmp(),
+    # which would point TMPDIR, and so every test's tmp_path, into the checkout.
+    out = Path(session.virtualenv.location).resolve().parent / f"{session.name}.scratch"
+    session.run(
+        "python", "-m", "tools.release_check", "--out", str(out), *args,
+        *(["--", *session.posargs] if session.posargs else []),
+        env={"PYTHONPATH": os.getcwd()},
+    )  # fmt: skip
+
+
 @nox.session(python=PYTHON)
 def isolation(session: nox.Session) -> None:
-    """venom-proto imports and passes its tests with only its own dependencies installed."""
-    sync(session, "--package", "venom-proto", "--no-default-groups")
-    session.run(
-        "uv", "pip", "install", "--python", session.virtualenv.location,
-        "pytest", "pytest-timeout", "hypothesis", external=True,
-    )  # fmt: skip
-    for other in ("venom_schema", "venom_gen", "venom_mcp", "venom_echo", "pydantic", "typer"):
-        session.run(
-            "python", "-c", f"import importlib.util as u; assert u.find_spec({other!r}) is None",
-        )  # fmt: skip
-    pytest(session, "packages/venom-proto/tests")
+    """venom-proto's built wheel, installed alone (not editable), passes venom-proto's tests."""
+    release_check_run(session, "--package", "venom-proto", "--no-lowest")
+
+
+@nox.session(name="release-check", python=PYTHON)
+def release_check(session: nox.Session) -> None:
+    """Every package built, its metadata checked, its wheel tested alone and at lowest versions.
+
+    ``-- ARGS`` go to each package's pytest run; ``python -m tools.release_check --help``
+    chooses packages (see docs/releasing.md).
+    """
+    release_check_run(session)
 
 
 @nox.session(python=PYTHON)
@@ -76,7 +98,7 @@ def lint(session: nox.Session) -> None:
 def types(session: nox.Session) -> None:
     """mypy --strict over every package, its tests, the benches and this noxfile."""
     sync(session, "--all-packages")
-    session.run("mypy", "noxfile.py", "bench", *(f"packages/{p}/src" for p in PACKAGES))
+    session.run("mypy", "noxfile.py", "bench", "tools", *(f"packages/{p}/src" for p in PACKAGES))
     # One run per test tree: each has its own conftest module.
     tests = [str(p) for p in Path("tests").glob("*.py")]
     for target in (
@@ -142,8 +164,9 @@ def soak(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def generate(session: nox.Session) -> None:
-    """Regenerate venom-echo's committed artifacts and model cache (`-- --check` only verifies)."""
+    """Regenerate venom-echo's artifacts, model cache and the version modules (`-- --check`)."""
     sync(session, "--all-packages")
+    session.run("python", "-m", "tools.versions", *session.posargs, env={"PYTHONPATH": os.getcwd()})
     session.run(
         "venom-gen", "all", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/generated", *session.posargs,

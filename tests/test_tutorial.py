@@ -35,6 +35,10 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+# importlib mode puts no test directory on sys.path; the shared kit lives beside us.
+sys.path.insert(0, str(Path(__file__).parent))
+from console_kit import CommandStep, output_matches, parse_console
+
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = REPO / "docs" / "tutorial.md"
 EXAMPLE = REPO / "examples" / "venom-notes"
@@ -55,35 +59,7 @@ class FileStep:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class CommandStep:
-    line: int
-    command: str
-    expected: tuple[str, ...]
-
-
 Step = FileStep | CommandStep
-
-
-def parse_console(content: str, first_line: int) -> list[CommandStep]:
-    """The ``$ command`` lines of one console block and the output lines after each."""
-    steps: list[CommandStep] = []
-    lines = content.splitlines()
-    i = 0
-    while i < len(lines):
-        if not lines[i].startswith("$ "):
-            raise ValueError(f"tutorial line {first_line + i}: output before any command")
-        start, command = i, lines[i][2:]
-        while command.endswith("\\") and i + 1 < len(lines):
-            i += 1
-            command = command[:-1] + "\n" + lines[i]
-        i += 1
-        expected: list[str] = []
-        while i < len(lines) and not lines[i].startswith("$ "):
-            expected.append(lines[i].rstrip())
-            i += 1
-        steps.append(CommandStep(first_line + start, command, tuple(expected)))
-    return steps
 
 
 def parse_tutorial(markdown: str) -> list[Step]:
@@ -100,23 +76,6 @@ def parse_tutorial(markdown: str) -> list[Step]:
         elif words[:1] == ["console"]:
             steps.extend(parse_console(token.content, first_line))
     return steps
-
-
-def output_pattern(expected: tuple[str, ...]) -> re.Pattern[str]:
-    """A regex for the whole output: ``...`` lines match any lines, ``...`` in a line any text."""
-    parts = []
-    for line in expected:
-        if line == "...":
-            parts.append(r"(?:[^\n]*\n)*?")
-        else:
-            parts.append(r"[^\n]*?".join(re.escape(piece) for piece in line.split("...")) + r"\n")
-    return re.compile("".join(parts))
-
-
-def output_matches(expected: tuple[str, ...], output: str) -> bool:
-    """Whether ``output`` (trailing blanks per line ignored) is what ``expected`` shows."""
-    normalized = "".join(line.rstrip() + "\n" for line in output.splitlines())
-    return output_pattern(expected).fullmatch(normalized) is not None
 
 
 class Runner:

@@ -16,6 +16,7 @@ import struct
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,10 @@ from venom_echo.product import MODEL_PATH
 
 TIMEOUT = 10.0
 TOOL = "venom-echo"
+#: venom-echo's version as its pyproject.toml states it: what hello and MCP must advertise.
+ECHO_VERSION: str = tomllib.loads(
+    (Path(MODEL_PATH).parents[2] / "pyproject.toml").read_text(encoding="utf-8")
+)["project"]["version"]
 #: The surfaces the registry test knows; see :func:`exposed_verbs`.
 SURFACES = ("socket", "cli", "mcp")
 

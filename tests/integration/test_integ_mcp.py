@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from integration_kit import Daemon, exposed_verbs, load_model
+from integration_kit import ECHO_VERSION, Daemon, exposed_verbs, load_model
 from integration_kit import mcp_tool_name as tool_name
 from integration_mcp import Mcp
 from mcp import MCPError
@@ -47,7 +47,7 @@ RFC_ECHO_ENTRY = """
 def test_initialize_names_the_server(mcp_session: Mcp) -> None:
     """RFC-0004 §5: `<tool> mcp` is a stdio MCP server offering tools."""
     info = mcp_session.init.server_info
-    assert (info.name, info.version) == ("venom-echo", "0.1.0")
+    assert (info.name, info.version) == ("venom-echo", ECHO_VERSION)
     assert mcp_session.init.capabilities.tools is not None
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from integration_kit import Daemon, frame, hello_params, request
+from integration_kit import ECHO_VERSION, Daemon, frame, hello_params, request
 
 from venom_echo.handlers import ECHO_BYTES, ECHO_BYTES_CAP
 
@@ -21,7 +21,7 @@ def test_hello_result(daemon: Daemon) -> None:
     with daemon.connect() as c:
         ok = c.hello()
     assert ok["proto"] == 1
-    assert ok["server"] == {"name": "venom-echo", "version": "0.1.0"}
+    assert ok["server"] == {"name": "venom-echo", "version": ECHO_VERSION}
     assert ok["caps"] == ["cancel"]
     assert ok["max_frame"] == 1048576
     assert re.fullmatch(r"sha256:[0-9a-f]{64}", ok["schema"])

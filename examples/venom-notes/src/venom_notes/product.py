@@ -10,6 +10,8 @@ import os
 
 from venom_gen.product import Product
 
+from ._version import VERSION
+
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ("MODEL_PATH", "PRODUCT", "VERSION")
 
-VERSION = "0.1.0"
 #: The normalized model, compiled from verbs.zon and committed (a test checks it is fresh).
 MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "verbs.model.json")
 

@@ -9,6 +9,8 @@ import os
 
 from venom_gen.product import Product
 
+from ._version import VERSION
+
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ("CONFIG", "MODEL_PATH", "PRODUCT", "VERSION")
 
-VERSION = "0.1.0"
 #: The normalized model, generated from verbs.zon and committed (checked for staleness).
 MODEL_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "verbs.model.json")
 

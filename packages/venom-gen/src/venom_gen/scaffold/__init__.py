@@ -27,6 +27,7 @@ LAYOUT: Final[dict[str, str]] = {
     "__init__.py.tmpl": "src/{module}/__init__.py",
     "__main__.py.tmpl": "src/{module}/__main__.py",
     "product.py.tmpl": "src/{module}/product.py",
+    "_version.py.tmpl": "src/{module}/_version.py",
     "handlers.py.tmpl": "src/{module}/handlers.py",
     "verbs.zon.tmpl": "src/{module}/verbs.zon",
     "conftest.py.tmpl": "tests/conftest.py",

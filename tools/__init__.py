@@ -1,0 +1,1 @@
+"""Repository tools run by the nox sessions (not shipped in any package)."""
