@@ -14,6 +14,7 @@ import json
 import os
 import socket
 import stat
+import threading
 import time
 import tomllib
 from collections.abc import Callable, Coroutine, Iterator
@@ -454,3 +455,36 @@ def test_skill_install_unusable_dirs_are_failed_write(skill: SkillVerbs, directo
     with pytest.raises(VenomError) as info:
         install(skill, directory)
     assert info.value.code == "failed.write"
+
+
+def test_a_cancelled_config_set_still_applies_what_it_wrote(
+    cfg_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server cancels a call with Task.cancel(); a write already under way completes and
+    the daemon applies it, so the file and the effective configuration never disagree."""
+    store = ConfigStore("tool", DESC)
+    started = threading.Event()
+    real = write_atomic
+
+    def slow(*args: Any, **kwargs: Any) -> None:
+        started.set()
+        time.sleep(0.2)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr("venom_gen.daemon.config.write_atomic", slow)
+
+    async def scenario() -> None:
+        task = asyncio.create_task(store.set(NO_CALL, {"key": "name", "value": "late"}))
+        while not started.is_set():
+            await asyncio.sleep(0.005)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(200):
+            if store.effective.get("name") == "late":
+                return
+            await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+    assert tomllib.loads((cfg_dir / "config.toml").read_text()) == {"name": "late"}
+    assert store.effective["name"] == "late"
