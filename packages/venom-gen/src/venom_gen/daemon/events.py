@@ -3,16 +3,20 @@
 Events live in one ring, bounded in count and in bytes. A reader (`Subscription`) is only a
 position in it: publishing never waits for a reader, and one that falls further behind than the
 ring holds is told so with an ``events.gap`` item instead of stalling the daemon or growing its
-memory. No event can poison the feed: its payload is encoded once, when it is published, and
-one larger than `MAX_EVENT_DATA` is kept as an ``events.truncated`` marker instead; an item too
-big for one subscriber's ``max_frame`` is replaced by the same marker for that subscriber alone.
+memory.
+
+No event can poison the feed. Payloads are measured as they are published, `CHUNK` at a time
+(one ``orjson.dumps`` of the chunk costs a fraction of one call per event, and publishing runs on
+every echo); a payload over `MAX_EVENT_DATA`, or one that is not JSON, is replaced by an
+``events.truncated`` marker. A reader that gets to an event first measures it itself, and an
+item too big for one subscriber's ``max_frame`` becomes the same marker for that subscriber.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
-import sys
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -28,6 +32,7 @@ if TYPE_CHECKING:
     from venom_proto import Call
 
 __all__ = (
+    "CHUNK",
     "GAP",
     "MAX_EVENT_DATA",
     "RING_BYTES",
@@ -41,49 +46,61 @@ GAP = "events.gap"
 TRUNCATED = "events.truncated"
 #: Events the ring keeps at most (rfcs/0003 §3).
 RING_EVENTS = 4096
-#: Bytes the ring's events may hold at most, payloads and bookkeeping counted (rfcs/0003 §3).
+#: Bytes the ring's events may be counted for at most (rfcs/0003 §3).
 RING_BYTES = 16 * 1024 * 1024
 #: Largest payload (compact JSON, UTF-8 bytes) an event keeps; a larger one becomes a marker.
 MAX_EVENT_DATA = 64 * 1024
+#: Payloads are measured this many at a time; at most CHUNK - 1 events are not yet counted.
+CHUNK = 16
+_CHUNK_MASK = CHUNK - 1  # CHUNK is a power of two
 
+log = logging.getLogger("venom_gen.daemon")
 _TYPE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\Z")
 _MAX_TYPE = 128
-#: What an event costs besides its payload bytes: the entry list, its seq, time and bytes header.
-_ENTRY_COST = 200
-#: What a built item adds besides its data text: the dict, the time text.
-_ITEM_COST = 400
+#: What one event is counted for besides its payload: the entry, its item dict, the time text.
+_ENTRY_COST = 512
 #: Room for the rest of an item line (id, seq, time, keys) when bounding its size from above.
 _LINE_SLACK = 600
+_dumps = orjson.dumps
+_time = time.time
 
 
 def _rfc3339(t: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
 
 
-_time = time.time
-
-
 def _default(value: Any) -> Any:
     """orjson's fallback: any mapping encodes as an object; anything else is not JSON."""
     if isinstance(value, Mapping):
         return dict(value)
-    raise TypeError(f"event data holds a {type(value).__name__}, which is not JSON")
-
-
-_dumps = orjson.dumps
+    raise TypeError(f"a {type(value).__name__} is not JSON")
 
 
 def _compact(value: Any) -> str:
-    return orjson.dumps(value).decode()
+    return _dumps(value).decode()
 
 
-# One retained event: [seq, type, time, data, item, cost]. A list rather than a class:
-# publishing runs on every echo call, and building a list display costs a fraction of an
-# __init__ call. ``data`` is the payload as compact JSON bytes, or its size (an int) when it was
-# too large to keep. The item (time text, data text) is built when a reader first needs it, so
-# a daemon nobody listens to pays almost nothing per event.
+def _charge(size: int, ascii_: bool) -> int:
+    # A str takes up to 4 bytes a character in memory, and a character is at least one byte.
+    return (size if ascii_ else 4 * size) + _ENTRY_COST
+
+
+class _Lost:
+    """Stands for a payload the ring does not keep: too large, or not JSON."""
+
+    __slots__ = ("reason", "size")
+
+    def __init__(self, reason: str, size: int) -> None:
+        self.reason = reason
+        self.size = size
+
+
+# One retained event: [seq, type, time, data, item]. A list rather than a class: publishing
+# runs on every echo call, and building a list display costs a fraction of an __init__ call.
+# ``data`` is the publisher's mapping until a reader needs it, then its compact JSON text, or
+# a `_Lost`. The item is built when a reader first needs it.
 _Event = list[Any]
-_SEQ, _TYPE_, _TIME, _DATA, _ITEM, _COST = range(6)
+_SEQ, _TYPE_, _TIME, _DATA, _ITEM = range(5)
 
 
 def _gap(seq: int, *, after: int) -> dict[str, Any]:
@@ -91,20 +108,22 @@ def _gap(seq: int, *, after: int) -> dict[str, Any]:
     return {"seq": seq, "type": GAP, "time": _rfc3339(_time()), "data": data}
 
 
-def _truncated(item: Mapping[str, Any], type_: str, size: int, limit: int) -> dict[str, Any]:
-    data = _compact({"type": type_, "size": size, "limit": limit})
+def _marker(
+    item: Mapping[str, Any], type_: str, reason: str, size: int, limit: int
+) -> dict[str, Any]:
+    data = _compact({"type": type_, "reason": reason, "size": size, "limit": limit})
     return {"seq": item["seq"], "type": TRUNCATED, "time": item["time"], "data": data}
 
 
 class EventBus:
     """Publishes events with a strictly increasing ``seq`` and serves ``events`` subscriptions.
 
-    ``ring_events`` and ``ring_bytes`` bound what is retained for replay; ``max_data`` bounds one
+    ``ring_size`` and ``ring_bytes`` bound what is retained for replay; ``max_data`` bounds one
     event's payload.
     """
 
-    __slots__ = ("_append", "_max_bytes", "_max_cost", "_max_data", "_ring", "_room", "_seq",
-                 "_types", "_wakeup")  # fmt: skip
+    __slots__ = ("_append", "_chunks", "_max_bytes", "_max_data", "_pend", "_pending", "_ring",
+                 "_room", "_seq", "_types", "_wakeup")  # fmt: skip
 
     def __init__(
         self,
@@ -113,14 +132,16 @@ class EventBus:
         ring_bytes: int = RING_BYTES,
         max_data: int = MAX_EVENT_DATA,
     ) -> None:
-        if ring_size < 1 or max_data < 2 or ring_bytes < max_data + _ENTRY_COST + _ITEM_COST:
-            raise ValueError("the ring must hold at least one event of max_data bytes")
+        if ring_size < 1 or max_data < 2 or ring_bytes < 2 * CHUNK * _charge(max_data, False):
+            raise ValueError("ring_bytes must hold two chunks of events of max_data bytes")
         self._ring: deque[_Event] = deque(maxlen=ring_size)
         self._append = self._ring.append
         self._max_bytes = ring_bytes
         self._max_data = max_data
-        self._max_cost = max_data + _ENTRY_COST
-        self._room = ring_bytes
+        self._room = ring_bytes  # what the counted events leave of the byte bound
+        self._pending: list[Any] = []  # payloads of the newest events, not yet counted
+        self._pend = self._pending.append
+        self._chunks: deque[list[int]] = deque()  # [last seq, bytes] of counted events
         self._seq = 0
         self._types: set[str] = set()
         self._wakeup: asyncio.Future[None] | None = None
@@ -132,31 +153,27 @@ class EventBus:
 
     @property
     def retained(self) -> tuple[int, int]:
-        """How many events the ring holds and the bytes they are counted for."""
-        return len(self._ring), sum(event[_COST] for event in self._ring)
+        """How many events the ring holds and the bytes they are counted for, those not yet
+        counted included (an estimate for them)."""
+        self._reclaim()
+        raw = _dumps(self._pending, _default)
+        estimate = (len(raw) if raw.isascii() else 4 * len(raw)) + _ENTRY_COST * len(self._pending)
+        return len(self._ring), self._max_bytes - self._room + estimate
 
     def publish(self, type_: str, data: Mapping[str, Any]) -> int:
         """Record an event and wake subscribers; returns its seq. Never blocks.
 
-        ``data`` is encoded now, so later changes to it do not reach subscribers. Data that is
-        not JSON raises ``TypeError`` and a type that is not a dotted name raises
-        ``ValueError``; either way nothing is recorded.
+        ``data`` must be JSON (a payload that is not becomes an ``events.truncated`` marker, and
+        the error is logged) and must not change after publishing. A ``type_`` that is not a
+        dotted name raises ``ValueError`` and records nothing.
         """
         if type_ not in self._types:
             self._check_type(type_)
-        text = _dumps(data, _default)
-        cost = len(text) + _ENTRY_COST
         seq = self._seq = self._seq + 1
-        if cost <= self._max_cost:
-            self._append([seq, type_, _time(), text, None, cost])
-        else:  # too large to keep: readers get an events.truncated marker holding its size
-            self._append([seq, type_, _time(), len(text), None, _ENTRY_COST])
-            cost = _ENTRY_COST
-        # `_room` is a lower bound: events the ring drops by count are not given back here
-        # (that would cost every publish); `_trim` recounts once it runs out.
-        room = self._room = self._room - cost
-        if room < 0:
-            self._trim()
+        self._append([seq, type_, _time(), data, None])
+        self._pend(data)
+        if not seq & _CHUNK_MASK:  # the pending payloads are those of seq - CHUNK + 1 .. seq
+            self._count()
         if self._wakeup is not None:
             wakeup, self._wakeup = self._wakeup, None
             if not wakeup.done():
@@ -172,39 +189,74 @@ class EventBus:
         if len(self._types) < 1024:
             self._types.add(type_)
 
-    def _trim(self) -> None:
-        """Recount the ring's bytes; over the limit, drop the oldest events down to 3/4 of it.
+    def _count(self) -> None:
+        """Count the pending events against the byte bound, dropping the oldest if needed.
 
-        Trimming below the limit means the next recount is at least a quarter of the limit in
-        new events away, so recounting stays amortised O(1) per event.
+        They are the newest events, the ring's last ``len(pending)`` (fewer if it is smaller).
         """
-        ring = self._ring
-        total = sum(event[_COST] for event in ring)
-        if total > self._max_bytes:
-            low = self._max_bytes * 3 // 4
-            while len(ring) > 1 and total > low:
-                total -= ring.popleft()[_COST]
-        self._room = self._max_bytes - total
+        pending = self._pending
+        try:
+            raw = _dumps(pending, _default)
+        except TypeError:
+            raw = None
+        if raw is not None and len(raw) <= self._max_data:  # so is every payload in it
+            cost = (len(raw) if raw.isascii() else 4 * len(raw)) + _ENTRY_COST * len(pending)
+        else:
+            ring = self._ring
+            events = [ring[i] for i in range(-min(len(pending), len(ring)), 0)]
+            cost = sum(self._settle(event) for event in events)
+        pending.clear()
+        self._chunks.append([self._seq, cost])
+        self._room -= cost
+        if self._room < 0:
+            self._reclaim()
+
+    def _settle(self, event: _Event) -> int:
+        """Encode one payload for good (text, or a `_Lost`); what it is counted for."""
+        data = event[_DATA]
+        if isinstance(data, _Lost):
+            return _ENTRY_COST
+        if not isinstance(data, str):
+            try:
+                raw = _dumps(data, _default)
+            except TypeError as exc:
+                log.error("event %d (%s): data is not JSON: %s", event[_SEQ], event[_TYPE_], exc)
+                event[_DATA] = _Lost("not_json", 0)
+                return _ENTRY_COST
+            if len(raw) > self._max_data:
+                event[_DATA] = _Lost("too_large", len(raw))
+                return _ENTRY_COST
+            data = event[_DATA] = raw.decode()
+        return _charge(len(data), data.isascii())
+
+    def _reclaim(self) -> None:
+        """Give back what events dropped by count were counted for; then, if the bound is
+        passed, drop the oldest events until a quarter of it is free (so this runs rarely)."""
+        ring, chunks = self._ring, self._chunks
+        oldest = ring[0][_SEQ] if ring else self._seq + 1
+        while chunks and chunks[0][0] < oldest:
+            self._room += chunks.popleft()[1]
+        if self._room >= 0:
+            return
+        while chunks and self._room < self._max_bytes // 4:
+            last, cost = chunks.popleft()
+            while ring and ring[0][_SEQ] <= last:
+                ring.popleft()
+            self._room += cost
 
     def _item(self, event: _Event) -> dict[str, Any]:
         """The wire item of a retained event (rfcs/0003 §2), built once and kept."""
         item: dict[str, Any] | None = event[_ITEM]
-        if item is not None:
-            return item
-        data = event[_DATA]
-        if isinstance(data, int):
+        if item is None:
+            if not isinstance(event[_DATA], str | _Lost):
+                self._settle(event)  # a reader got here before the event was counted
+            data = event[_DATA]
             item = {"seq": event[_SEQ], "type": event[_TYPE_], "time": _rfc3339(event[_TIME])}
-            item = _truncated(item, event[_TYPE_], data, self._max_data)
-        else:
-            item = {"seq": event[_SEQ], "type": event[_TYPE_],
-                    "time": _rfc3339(event[_TIME]), "data": data.decode()}  # fmt: skip
-        event[_ITEM] = item
-        # The text is a second copy of the payload (up to 4 bytes a character): count it.
-        extra = sys.getsizeof(item["data"]) + _ITEM_COST
-        event[_COST] += extra
-        self._room -= extra
-        if self._room < 0:
-            self._trim()
+            if isinstance(data, _Lost):
+                item = _marker(item, event[_TYPE_], data.reason, data.size, self._max_data)
+            else:
+                item["data"] = data
+            event[_ITEM] = item
         return item
 
     def subscribe(self, types: Sequence[str] = ("*",), cursor: int | None = None) -> Subscription:
@@ -299,7 +351,6 @@ class _FrameFit:
         data, type_ = item["data"], item["type"]
         if 4 * (len(data) + len(type_)) + _LINE_SLACK <= self._max_frame:
             return item
-        line = len(encode_item(self._call.id, item))
-        if line <= self._max_frame:
+        if len(encode_item(self._call.id, item)) <= self._max_frame:
             return item
-        return _truncated(item, type_, len(data.encode()), self._max_frame)
+        return _marker(item, type_, "too_large", len(data.encode()), self._max_frame)
