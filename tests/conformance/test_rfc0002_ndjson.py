@@ -270,7 +270,7 @@ def test_endless_subscription_ends_with_cancelled(daemon: Daemon) -> None:
     with daemon.connect() as s:
         s.send_lines(
             b'{"id":0,"verb":"hello","params":{"proto":[1],"caps":["cancel"]}}',
-            b'{"id":"sub","verb":"events","params":{"types":["no.such.type"]}}',
+            b'{"id":"sub","verb":"events","params":{"types":["no.such.type"],"follow":true}}',
         )
         s.lines(1)
         time.sleep(0.1)

@@ -54,7 +54,7 @@ def test_sync_client_stream_and_cancel(daemon: Daemon) -> None:
         assert call.result == {"count": 2}
         client.call("echo", {"text": "sync-sub"})
         # Replay from the start so the echo is found whenever the subscription begins.
-        events = client.stream("events", {"cursor": 0, "types": ["echo.echoed"]})
+        events = client.stream("events", {"cursor": 0, "types": ["echo.echoed"], "follow": True})
         iterator = iter(events)
         while json.loads(next(iterator)["data"]) != {"text": "sync-sub"}:
             pass
@@ -115,7 +115,9 @@ def test_async_client_ndjson(daemon: Daemon) -> None:
             seen["items"] = [item async for item in repeat]
             seen["result"] = repeat.result
             await client.call("echo", {"text": "async-sub"})
-            events = await client.stream("events", {"cursor": 0, "types": ["echo.echoed"]})
+            events = await client.stream(
+                "events", {"cursor": 0, "types": ["echo.echoed"], "follow": True}
+            )
             async for item in events:
                 if json.loads(item["data"]) == {"text": "async-sub"}:
                     seen["event"] = json.loads(item["data"])

@@ -16,7 +16,7 @@ def test_events_live_then_cancel(daemon: Daemon) -> None:
     """rfcs/0003 §2, §4; RFC-0002 §4.4: a live echo.echoed item, then cancel ends the stream."""
     with daemon.connect() as sub, daemon.connect() as other:
         sub.hello()
-        sub.send_lines(request(1, "events", {"types": ["echo.echoed"]}))
+        sub.send_lines(request(1, "events", {"types": ["echo.echoed"], "follow": True}))
         item = None
         deadline = time.monotonic() + TIMEOUT
         # Echo until the subscription, whose start the wire does not signal, sees one.

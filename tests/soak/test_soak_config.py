@@ -117,20 +117,25 @@ def test_config_set_on_a_read_only_disk_fails_clearly(tmpfs_daemon: EchoDaemon) 
 def test_config_store_unwritable_directory_regression(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Minimal reproduction without a mount: mkstemp failing with EROFS must be failed.write."""
+    """Without a mount: creating the directory or the temporary file failing with EROFS must be
+    failed.write (it once escaped as ``internal``)."""
     from venom_gen.daemon import config as config_module
     from venom_proto import VenomError
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
     store = config_module.ConfigStore("venom-echo", None)
+    real_open = os.open
 
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise OSError(errno.EROFS, "Read-only file system")
+    def refuse(path: Any, flags: int, *args: Any, **kwargs: Any) -> Any:
+        if flags & (os.O_WRONLY | os.O_RDWR):
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(path, flags, *args, **kwargs)
 
-    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(VenomError) as info:
-        store._write("a = 1\n")
+        store._write(b"a = 1\n")
     assert info.value.code == "failed.write"
+    assert "Read-only file system" in info.value.message
 
 
 def test_unwritable_config_dir_for_non_root(tmp_path: Path) -> None:

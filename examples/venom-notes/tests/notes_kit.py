@@ -103,21 +103,28 @@ class Daemon:
         """The owner token beside the socket (rfcs/0005 §3)."""
         return Path(self.socket).with_suffix(".token").read_text(encoding="ascii").strip()
 
-    def request(self, *lines: dict[str, Any], owner: bool = False) -> list[Any]:
-        """Requests on one new connection, after a hello (with the owner token if ``owner``).
+    def request(
+        self, *lines: dict[str, Any], owner: bool = False, max_frame: int | None = None
+    ) -> list[Any]:
+        """Requests on one new connection, after a hello (with the owner token if ``owner``,
+        offering ``max_frame`` if given).
 
         Returns every reply line after the hello's, so a stream's items come before its ok.
         """
         hello: dict[str, Any] = {"proto": [1], "client": {"name": "tests", "version": "0"}}
         if owner:
             hello["auth"] = {"token": self.token()}
+        if max_frame is not None:
+            hello["max_frame"] = max_frame
         wire = [{"id": 0, "verb": "hello", "params": hello}, *lines]
         final_ids = {line["id"] for line in lines}
         replies: list[Any] = []
         with socket.socket(socket.AF_UNIX) as s:
             s.settimeout(TIMEOUT)
             s.connect(self.socket)
-            s.sendall(b"".join(json.dumps(line).encode() + b"\n" for line in wire))
+            # Raw UTF-8, as clients send it: \u escapes would make text 6 times longer.
+            data = b"".join(json.dumps(line, ensure_ascii=False).encode() + b"\n" for line in wire)
+            s.sendall(data)
             buf = b""
             while final_ids:
                 while b"\n" not in buf:

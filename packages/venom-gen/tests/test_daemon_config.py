@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import tomllib
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +48,10 @@ DESC: dict[str, Any] = {
 NO_CALL: Any = None
 
 
+def run(verb: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    return asyncio.run(verb)
+
+
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ConfigStore:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
@@ -64,20 +70,20 @@ def test_missing_file_means_defaults(store: ConfigStore) -> None:
 
 
 def test_set_writes_toml_and_applies(store: ConfigStore) -> None:
-    assert store.set(NO_CALL, {"key": "ui.width", "value": "120"}) == {
+    assert run(store.set(NO_CALL, {"key": "ui.width", "value": "120"})) == {
         "key": "ui.width",
         "value": "120",
     }
     assert tomllib.loads(store.path.read_text()) == {"ui": {"width": 120}}
-    assert store.set(NO_CALL, {"key": "level", "value": "debug"})["value"] == '"debug"'
+    assert run(store.set(NO_CALL, {"key": "level", "value": "debug"}))["value"] == '"debug"'
     assert store.effective == {"level": "debug", "ui": {"width": 120}}
 
 
 def test_invalid_set_writes_nothing(store: ConfigStore) -> None:
-    store.set(NO_CALL, {"key": "level", "value": "debug"})
+    run(store.set(NO_CALL, {"key": "level", "value": "debug"}))
     before = store.path.read_bytes()
     with pytest.raises(VenomError) as info:
-        store.set(NO_CALL, {"key": "ui.width", "value": "9999"})
+        run(store.set(NO_CALL, {"key": "ui.width", "value": "9999"}))
     assert info.value.code == "invalid_params.config"
     assert info.value.data is not None
     assert info.value.data["errors"][0]["key"] == "ui.width"
@@ -93,14 +99,14 @@ def test_unknown_key_is_not_found(store: ConfigStore) -> None:
 def test_check_and_reload_keep_the_old_config_on_a_bad_file(store: ConfigStore) -> None:
     store.path.parent.mkdir(parents=True, exist_ok=True)
     store.path.write_text('level = "debug"\n')
-    assert store.reload(NO_CALL, {}) == {"path": str(store.path), "changed": ["level"]}
+    assert run(store.reload(NO_CALL, {})) == {"path": str(store.path), "changed": ["level"]}
     store.path.write_text("level = [unclosed\n")
-    report = store.check(NO_CALL, {})
+    report = run(store.check(NO_CALL, {}))
     assert report["valid"] is False
     assert report["exit"] == 1
     assert report["errors"][0]["key"] == ""
     with pytest.raises(VenomError) as info:
-        store.reload(NO_CALL, {})
+        run(store.reload(NO_CALL, {}))
     assert info.value.code == "failed.config_invalid"
     assert store.effective["level"] == "debug"
 
@@ -111,7 +117,7 @@ def test_unwritable_directory_is_a_clear_failure(store: ConfigStore) -> None:
     store.path.parent.mkdir(parents=True)
     os.chmod(store.path.parent, 0o500)
     with pytest.raises(VenomError) as info:
-        store.set(NO_CALL, {"key": "level", "value": "debug"})
+        run(store.set(NO_CALL, {"key": "level", "value": "debug"}))
     assert info.value.code == "failed.write"
 
 
@@ -137,5 +143,5 @@ def test_set_keeps_the_user_s_comments(store: ConfigStore) -> None:
     """rfcs/0001 §6: config.set SHOULD preserve comments and the order of untouched keys."""
     store.path.parent.mkdir(parents=True, exist_ok=True)
     store.path.write_text('# mine\nlevel = "info"  # why\n\n[ui]\nwidth = 80\n')
-    store.set(NO_CALL, {"key": "ui.width", "value": "100"})
+    run(store.set(NO_CALL, {"key": "ui.width", "value": "100"}))
     assert store.path.read_text() == '# mine\nlevel = "info"  # why\n\n[ui]\nwidth = 100\n'

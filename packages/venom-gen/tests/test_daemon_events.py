@@ -9,11 +9,13 @@ from typing import Any
 import pytest
 
 from venom_gen.daemon.events import EventBus
-from venom_proto import VenomError
+from venom_proto import ConnectionInfo, VenomError
 
 
 class FakeCall:
     def __init__(self) -> None:
+        self.id = 1
+        self.connection = ConnectionInfo(id=1, uid=0, gid=0, pid=None)
         self.items: list[dict[str, Any]] = []
 
     async def emit(self, item: Any) -> None:

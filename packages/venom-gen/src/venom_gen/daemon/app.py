@@ -27,6 +27,7 @@ from venom_schema.registry import build_verbs
 from .config import ConfigStore
 from .doctor import config_check, doctor_report, filesystem_checks
 from .events import EventBus
+from .files import FileWorkers
 from .skill import SkillVerbs
 
 if TYPE_CHECKING:
@@ -48,12 +49,17 @@ class App:
         self.config = ConfigStore(product.tool, product.config)
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
+        self._workers = FileWorkers()
 
-    def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
-        """``doctor`` from the daemon's side of the socket."""
-        checks = filesystem_checks(self.product.tool, self.socket_path)
-        checks.append(config_check(self.config.check(call, {})["errors"], str(self.config.path)))
-        return doctor_report(checks)
+    async def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """``doctor`` from the daemon's side of the socket; the checks run in a worker thread."""
+
+        def checks() -> list[dict[str, str]]:
+            found = filesystem_checks(self.product.tool, self.socket_path)
+            found.append(config_check(self.config.problems(), str(self.config.path)))
+            return found
+
+        return doctor_report(await self._workers.run(checks, abandon_on_cancel=True))
 
     def shared_handlers(self) -> dict[str, Handler]:
         """Handlers for the shared bundles' daemon verbs (rfcs/0001, rfcs/0003)."""

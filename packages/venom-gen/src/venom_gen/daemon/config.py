@@ -1,31 +1,51 @@
 """The configuration store behind the ``config.*`` verbs (rfcs/0001-shared-verbs.md).
 
 The file is TOML at ``$XDG_CONFIG_HOME/<tool>/config.toml`` (``~/.config`` when unset;
-``<TOOL>_CONFIG`` overrides the path), checked
-against the product's configuration descriptor (a format-1 object descriptor). Writes go to a
-temporary file in the same directory and are renamed into place, so a full disk or a crash
-leaves the old file intact.
+``<TOOL>_CONFIG`` overrides the path), checked against the product's configuration descriptor
+(a format-1 object descriptor). It is read only if it is a regular file of at most
+`MAX_CONFIG_BYTES` (`files.read_regular`) and written by rename (`files.write_atomic`), so a
+full disk or a crash leaves the old file intact. Every verb that touches the file does so in a
+worker thread: the event loop never waits on the file system.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-import tempfile
+import re
 import tomllib
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from venom_proto import VenomError
-from venom_proto._server import Call
 from venom_schema.runtime import compile_descriptor
 
+from .files import (
+    MAX_CONFIG_BYTES,
+    FileRefused,
+    FileWorkers,
+    read_regular,
+    remove_stale,
+    write_atomic,
+)
+from .finish import finish
 from .toml_edit import edit_or_rewrite
 
-__all__ = ("ConfigStore", "config_path")
+if TYPE_CHECKING:
+    from venom_proto import Call
+
+__all__ = ("MAX_VALUE_DEPTH", "ConfigStore", "config_path", "parse_value")
 
 EMPTY_DESCRIPTOR: dict[str, Any] = {"kind": "object", "fields": []}
+#: ``config.set`` refuses a value nested deeper than this (rfcs/0001 §6).
+MAX_VALUE_DEPTH = 64
+#: Temporary files of `write_atomic` beside config.toml: ``.config.<hex>.tmp``.
+TEMP_PREFIX = ".config."
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
 
 
 def config_path(tool: str, environ: Mapping[str, str] = os.environ) -> Path:
@@ -46,6 +66,36 @@ def _problem(err: VenomError) -> dict[str, str]:
     return {"key": key if isinstance(key, str) else "", "message": err.message}
 
 
+def _depth(text: str) -> int:
+    """How deep ``[`` and ``{`` nest in ``text`` outside JSON strings; linear time."""
+    if text.count("[") + text.count("{") <= MAX_VALUE_DEPTH:
+        return 0  # cannot nest deeper than the limit: skip the scan
+    depth = deepest = 0
+    for token in _BRACKETS.findall(text):
+        if token in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in ("]", "}"):
+            depth -= 1
+    return deepest
+
+
+def parse_value(given: str) -> Any:
+    """A ``config.set`` value: JSON, or the text itself as a string when it is not JSON.
+
+    A value nested deeper than `MAX_VALUE_DEPTH` (outside strings) is ``invalid_params.config``
+    whether or not it is JSON: no configuration schema is that deep, and JSON parsers recurse.
+    """
+    if _depth(given) > MAX_VALUE_DEPTH:
+        message = f"the value nests more than {MAX_VALUE_DEPTH} levels deep; nothing was written"
+        errors = [{"key": "", "message": message}]
+        raise VenomError("invalid_params.config", message, {"errors": errors})
+    try:
+        return json.loads(given)
+    except ValueError:
+        return given  # the documented fallback: text that is not JSON is a string
+
+
 class ConfigStore:
     """Holds the effective configuration and implements the ``config.*`` verbs."""
 
@@ -54,6 +104,9 @@ class ConfigStore:
         self.path = config_path(tool)
         self._validate = compile_descriptor(self.descriptor, kind="params")
         self.effective: dict[str, Any] = self._validate({})
+        self._workers = FileWorkers()
+        self._lock = asyncio.Lock()  # one config.set / config.reload at a time
+        remove_stale(self.path.parent, TEMP_PREFIX)  # left by a daemon killed mid-write
         errors = self.load()
         if errors:
             raise VenomError(
@@ -62,15 +115,21 @@ class ConfigStore:
                 {"path": str(self.path), "errors": errors},
             )
 
-    # -- reading and checking -------------------------------------------------------------
+    # -- reading and checking (blocking: worker threads, or start-up) ---------------------
 
     def _read_text(self) -> str:
         try:
-            return self.path.read_bytes().decode("utf-8")
-        except FileNotFoundError:
-            return ""
-        except (OSError, UnicodeDecodeError) as exc:
+            data = read_regular(self.path, MAX_CONFIG_BYTES)
+        except FileRefused as exc:
             raise ValueError(f"cannot read {self.path}: {exc}") from exc
+        except OSError as exc:
+            raise ValueError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
+        if data is None:
+            return ""
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"cannot read {self.path}: not UTF-8 ({exc.reason})") from exc
 
     def _read_raw(self, text: str | None = None) -> dict[str, Any]:
         if text is None:
@@ -79,6 +138,8 @@ class ConfigStore:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"not valid TOML: {exc}") from exc
+        except RecursionError:
+            raise ValueError("not usable TOML: arrays or tables nest too deeply") from None
 
     def _check(self, raw: Mapping[str, Any]) -> tuple[dict[str, Any] | None, list[dict[str, str]]]:
         try:
@@ -94,11 +155,15 @@ class ConfigStore:
         return self._check(raw)
 
     def load(self) -> list[dict[str, str]]:
-        """Apply the file if it is valid; returns its problems (empty when applied)."""
+        """Apply the file if it is valid; returns its problems (empty when applied). Blocks."""
         effective, errors = self._candidate()
         if effective is not None:
             self.effective = effective
         return errors
+
+    def problems(self) -> list[dict[str, str]]:
+        """What is wrong with the file on disk (empty when it validates). Blocks."""
+        return self._candidate()[1]
 
     def _field(self, key: str) -> Mapping[str, Any]:
         desc: Mapping[str, Any] = self.descriptor
@@ -120,24 +185,9 @@ class ConfigStore:
             value = value.get(part) if isinstance(value, dict) else None
         return value
 
-    # -- verbs ----------------------------------------------------------------------------
-
-    def get(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
-        """``config.get``: the effective value of ``key``, or the whole configuration."""
-        key = params.get("key", "")
-        if not key:
-            return {"key": "", "value": _compact(self.effective)}
-        self._field(key)
-        return {"key": key, "value": _compact(self._lookup(key))}
-
-    def set(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
-        """``config.set``: write ``key`` to the file and apply it, or change nothing."""
-        key, given = params["key"], params["value"]
-        self._field(key)
-        try:
-            value = json.loads(given)
-        except ValueError:
-            value = given  # the documented fallback: text that is not JSON is a string
+    def _set_file(self, key: str, given: str) -> dict[str, Any]:
+        """Write ``key`` into the file; the new effective configuration. Blocks."""
+        value = parse_value(given)
         try:
             text = self._read_text()
             raw = self._read_raw(text)
@@ -164,32 +214,55 @@ class ConfigStore:
                 f"{key}: {errors[0]['message']}; nothing was written",
                 {"errors": errors},
             )
-        self._write(edit_or_rewrite(text, parts, value, raw))
-        self.effective = effective
-        return {"key": key, "value": _compact(self._lookup(key))}
+        data = edit_or_rewrite(text, parts, value, raw).encode("utf-8")
+        if len(data) > MAX_CONFIG_BYTES:
+            message = (
+                f"the file would be {len(data)} bytes, more than the {MAX_CONFIG_BYTES} allowed;"
+                " nothing was written"
+            )
+            raise VenomError(
+                "invalid_params.config", message, {"errors": [{"key": key, "message": message}]}
+            )
+        self._write(data)
+        return effective
 
-    def _write(self, text: str) -> None:
-        tmp: str | None = None
+    def _write(self, data: bytes) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            fd, tmp = tempfile.mkstemp(prefix=".config.", suffix=".tmp", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
+            remove_stale(self.path.parent, TEMP_PREFIX)
+            write_atomic(self.path, data, 0o600, prefix=TEMP_PREFIX)
         except OSError as exc:
-            if tmp is not None:
-                Path(tmp).unlink(missing_ok=True)
             raise VenomError(
                 "failed.write",
                 f"cannot write {self.path}: {exc.strerror or exc}",
                 {"path": str(self.path), "reason": str(exc.strerror or exc)},
             ) from exc
 
-    def check(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    # -- verbs ----------------------------------------------------------------------------
+
+    def get(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """``config.get``: the effective value of ``key``, or the whole configuration."""
+        key = params.get("key", "")
+        if not key:
+            return {"key": "", "value": _compact(self.effective)}
+        self._field(key)
+        return {"key": key, "value": _compact(self._lookup(key))}
+
+    async def set(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """``config.set``: write ``key`` to the file and apply it, or change nothing."""
+        key, given = params["key"], params["value"]
+        self._field(key)
+
+        async def write_and_apply() -> None:
+            async with self._lock:
+                self.effective = await self._workers.run(partial(self._set_file, key, given))
+
+        await finish(write_and_apply())  # once written, applied even if the caller is gone
+        return {"key": key, "value": _compact(self._lookup(key))}
+
+    async def check(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
         """``config.check``: validate the file without applying it."""
-        effective, errors = self._candidate()
+        effective, errors = await self._workers.run(self._candidate, abandon_on_cancel=True)
         return {
             "path": str(self.path),
             "valid": effective is not None,
@@ -197,17 +270,18 @@ class ConfigStore:
             "errors": errors,
         }
 
-    def reload(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def reload(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
         """``config.reload``: apply a valid file, or keep the old configuration."""
-        before = self.effective
-        effective, errors = self._candidate()
-        if effective is None:
-            raise VenomError(
-                "failed.config_invalid",
-                f"{self.path}: {errors[0]['message']}; the old configuration stays",
-                {"path": str(self.path), "errors": errors},
-            )
-        self.effective = effective
+        async with self._lock:
+            before = self.effective
+            effective, errors = await self._workers.run(self._candidate, abandon_on_cancel=True)
+            if effective is None:
+                raise VenomError(
+                    "failed.config_invalid",
+                    f"{self.path}: {errors[0]['message']}; the old configuration stays",
+                    {"path": str(self.path), "errors": errors},
+                )
+            self.effective = effective
         changed = sorted(_diff(before, effective))
         return {"path": str(self.path), "changed": changed}
 

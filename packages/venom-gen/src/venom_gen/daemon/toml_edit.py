@@ -25,7 +25,7 @@ _KEYLINE = re.compile(r"(\s*)([A-Za-z0-9_-]+|\"[^\"\\]*\")(\s*=\s*)(.*)$")
 def _table_of(header: str) -> tuple[str, ...] | None:
     try:
         parsed = tomllib.loads(f"[{header}]\n")
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
     path: list[str] = []
     node: Any = parsed
@@ -35,16 +35,51 @@ def _table_of(header: str) -> tuple[str, ...] | None:
     return tuple(path)
 
 
+_PLAIN = re.compile(r"[^\"'#]*")
+_BASIC = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_LITERAL = re.compile(r"'[^'\n]*'")
+_BASIC_ML = re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""', re.DOTALL)
+_LITERAL_ML = re.compile(r"'''(?:[^']|'(?!''))*'''")
+
+
+def _comment_start(rest: str) -> int | None:
+    """Where a comment starts after a value (``len(rest)`` if none), None if a string runs on.
+
+    One left-to-right pass: runs of plain characters are skipped, strings are stepped over
+    whole, and the first ``#`` outside a string starts the comment.
+    """
+    pos, end = 0, len(rest)
+    while True:
+        plain = _PLAIN.match(rest, pos)
+        assert plain is not None  # the pattern matches the empty string
+        pos = plain.end()
+        if pos == end or rest[pos] == "#":
+            return pos
+        quote = rest[pos]
+        if rest.startswith(quote * 3, pos):
+            string = (_BASIC_ML if quote == '"' else _LITERAL_ML).match(rest, pos)
+        else:
+            string = (_BASIC if quote == '"' else _LITERAL).match(rest, pos)
+        if string is None:
+            return None  # unterminated on this line: a value spanning lines
+        pos = string.end()
+
+
 def _split_value(rest: str) -> tuple[str, str] | None:
-    """``value  # comment`` -> (value, "  # comment"); None if the value does not end here."""
-    for i in [*(m.start() for m in re.finditer("#", rest)), len(rest)]:
-        try:
-            tomllib.loads(f"k = {rest[:i]}\n")
-        except tomllib.TOMLDecodeError:
-            continue
-        value = rest[:i].rstrip()
-        return value, rest[len(value) :]
-    return None
+    """``value  # comment`` -> (value, "  # comment"); None if the value does not end here.
+
+    The split is found in one pass and checked with one parse, so a line costs time linear in
+    its length whatever it holds (a value of 24,000 ``#`` took 18 s when every ``#`` was tried).
+    """
+    cut = _comment_start(rest)
+    if cut is None:
+        return None
+    value = rest[:cut].rstrip()
+    try:
+        tomllib.loads(f"k = {value}\n")
+    except (tomllib.TOMLDecodeError, RecursionError):
+        return None
+    return value, rest[len(value) :]
 
 
 def set_key(text: str, path: list[str], value: Any, expected: Mapping[str, Any]) -> str | None:
@@ -102,7 +137,7 @@ def set_key(text: str, path: list[str], value: Any, expected: Mapping[str, Any])
     try:
         if tomllib.loads(new) != expected:
             return None
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return None
     return new
 

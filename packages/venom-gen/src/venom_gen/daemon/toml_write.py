@@ -21,21 +21,13 @@ def toml_key(key: str) -> str:
     return key if _BARE.match(key) else _string(key)
 
 
+_ESCAPES = {c: f"\\u{c:04x}" for c in [*range(0x20), 0x7F]}
+_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\n"): "\\n", ord("\t"): "\\t"})
+
+
 def _string(text: str) -> str:
-    out = ['"']
-    for ch in text:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    # str.translate: one pass in C, so a megabyte value costs milliseconds, not a Python loop.
+    return '"' + text.translate(_ESCAPES) + '"'
 
 
 def toml_value(value: Any) -> str:

@@ -46,6 +46,16 @@ _PROBLEM = Object(
 )
 _CONFIG_PATH = Field("path", "Absolute path of the configuration file", String(), required=True)
 _ERRORS = Field("errors", "Problems found", Array(_PROBLEM), required=True)
+_FAILED_WRITE = Error(
+    "failed.write",
+    "The file could not be written (full disk, read-only file system, permissions)",
+    Object(
+        [
+            Field("path", "The target file", String(), required=True),
+            Field("reason", "The operating system error", String(), required=True),
+        ]
+    ),
+)
 _KEY_VALUE = Object(
     [
         Field("key", "The dotted key; empty for the whole configuration", String(), required=True),
@@ -115,20 +125,17 @@ AGENT: Final = (
         errors=[
             Error("invalid_params.relative_path", "dir is not an absolute path"),
             Error(
-                "conflict.skill_exists",
-                "A different SKILL.md exists and force is false",
-                Object([Field("path", "The existing file", String(), required=True)]),
+                "invalid_params.path",
+                "dir cannot name a file: it contains a NUL character",
+                Object([Field("param", "The parameter, dir", String(), required=True)]),
             ),
             Error(
-                "failed.write",
-                "The file could not be written",
-                Object(
-                    [
-                        Field("path", "The target file", String(), required=True),
-                        Field("reason", "The operating system error", String(), required=True),
-                    ]
-                ),
+                "conflict.skill_exists",
+                "Something other than this SKILL.md is there (another file, a link, a"
+                " directory) and force is false",
+                Object([Field("path", "The existing file", String(), required=True)]),
             ),
+            _FAILED_WRITE,
         ],
         grant="files",
         shared="agent",
@@ -188,9 +195,11 @@ AGENT: Final = (
             ),
             Error(
                 "invalid_params.config",
-                "The file would not validate; nothing was written",
+                "The file would not validate, could not be read (not a regular file, over"
+                " 1 MiB) or the value nests over 64 levels; nothing was written",
                 Object([_ERRORS]),
             ),
+            _FAILED_WRITE,
         ],
         grant="write",
         shared="agent",

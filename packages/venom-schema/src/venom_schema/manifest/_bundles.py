@@ -124,12 +124,18 @@ _EVENTS = (
         params=[
             Field(
                 "types",
-                "Event type globs; * matches any run of characters",
+                "Event type globs (at most 64, of at most 128 characters each);"
+                " * matches any run of characters",
                 Array(String()),
                 default=["*"],
             ),
             Field("cursor", "Replay retained events with seq greater than this", Integer(min=0)),
-            Field("follow", "Keep streaming live events after the replay", Boolean(), default=True),
+            Field(
+                "follow",
+                "After the replay, keep streaming live events until cancelled",
+                Boolean(),
+                default=False,
+            ),
         ],
         result=Object(
             [

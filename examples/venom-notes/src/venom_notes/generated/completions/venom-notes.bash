@@ -65,12 +65,12 @@ _venom_notes_flags() {
     (17) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (18) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (19) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--tag' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (21) reply=('value:--tag' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (21) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (22) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (23) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('value:--query' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (25) reply=('value:--query' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (25) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
