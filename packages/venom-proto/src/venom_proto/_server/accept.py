@@ -3,8 +3,9 @@
 A foreign peer is closed without a word (RFC-0002 2.4). Past ``max_connections`` the next peer
 gets one ``unavailable.too_many_connections`` line and a close. When ``accept`` fails for want
 of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM), accepting pauses and retries with
-a doubling back-off (50 ms up to 1 s), logging one line per episode instead of a traceback per
-attempt; connections already open are served all along (rfcs/0002-wire-decisions.md D-W25).
+a doubling back-off (50 ms up to 1 s), logging one line per episode (and at most one a
+minute) instead of a traceback per attempt; connections already open are served all along
+(rfcs/0002-wire-decisions.md D-W25).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ log = logging.getLogger("venom_proto.server")
 _OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 _FIRST_BACKOFF = 0.05
 _MAX_BACKOFF = 1.0
+#: Seconds between two "cannot accept" log lines, however many episodes there were.
+_LOG_EVERY = 60.0
 #: Accepts per wake-up, so a connection storm cannot starve the connections already open.
 _BATCH = 64
 
@@ -53,7 +56,8 @@ class Acceptor:
         self._loop = asyncio.get_running_loop()
         self._backoff = _FIRST_BACKOFF
         self._retry: asyncio.TimerHandle | None = None
-        self._starved = False  # in an episode of failed accepts (one log line each)
+        self._starved = False  # in an episode of failed accepts
+        self._logged_at = -_LOG_EVERY
         self._capped = False  # at the connection cap (one log line each time)
         self._opening: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -85,21 +89,21 @@ class Acceptor:
                     self._pause(exc)
                     return
                 continue  # the peer gave up before we took it (ECONNABORTED and the like)
-            if self._starved:
-                self._starved = False
-                log.info("accepting connections again")
+            self._starved = False
             self._backoff = _FIRST_BACKOFF
             self._admit(conn)
 
     def _pause(self, exc: OSError) -> None:
         self._loop.remove_reader(self._sock.fileno())
-        if not self._starved:
-            self._starved = True
+        now = self._loop.time()
+        if not self._starved and now - self._logged_at >= _LOG_EVERY:
+            self._logged_at = now
             log.warning(
                 "cannot accept connections (%s, %d open): pausing accepts, retrying with back-off",
                 exc.strerror,
                 self._daemon.open_count,
             )
+        self._starved = True
         self._retry = self._loop.call_later(self._backoff, self._resume)
         self._backoff = min(2 * self._backoff, _MAX_BACKOFF)
 
