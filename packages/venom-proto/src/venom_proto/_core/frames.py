@@ -155,6 +155,12 @@ class FrameBuffer:
         if len(self._buf) >= HEADER and _unpack_from(self._buf, 0)[2] > max_frame:
             self._fail(1, max_frame)
 
+    def release(self) -> None:
+        """Drop everything held (the connection is closed)."""
+        self._buf = bytearray()
+        self._frames = []
+        self._pos = 0
+
     def next_frame(self) -> Frame | None:
         """The next complete frame, or ``None`` (see `fatal`)."""
         pos = self._pos

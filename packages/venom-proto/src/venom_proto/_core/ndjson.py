@@ -155,6 +155,12 @@ class LineBuffer:
                 return None
             lines = self.lines
 
+    def release(self) -> None:
+        """Drop everything held (the connection is closed)."""
+        self._partial = bytearray()
+        self._held = None
+        self.lines = iter(())
+
     def _fail(self, *, after: bool = False) -> None:
         """``protocol.too_large``: at the next line, or ``after`` the complete ones."""
         self.fatal = too_large(self.max_frame)

@@ -726,6 +726,9 @@ class ServerConnection:
         self._calls.active -= len(self._in_flight)
         self._in_flight.clear()
         self.deadline = None
+        buffer = self._lines if self._lines is not None else self._frames
+        if buffer is not None:
+            buffer.release()  # now, not whenever the cycle collector gets to the connection
         return closed
 
     # -- encoding --------------------------------------------------------------------------

@@ -11,6 +11,7 @@ being served (rfcs/0002-wire-decisions.md D-W27).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Literal, Protocol
 
 __all__ = ("Budgeted", "MemoryBudget")
@@ -32,13 +33,16 @@ class Budgeted(Protocol):
 
 
 class _Ledger:
-    __slots__ = ("held", "limit", "resource", "total")
+    __slots__ = ("held", "limit", "released", "resource", "total")
 
-    def __init__(self, resource: Literal["input", "output"], limit: int) -> None:
+    def __init__(
+        self, resource: Literal["input", "output"], limit: int, released: Callable[[int], None]
+    ) -> None:
         self.resource: Literal["input", "output"] = resource
         self.limit = limit
         self.total = 0
         self.held: dict[Budgeted, int] = {}
+        self.released = released
 
     def report(self, conn: Budgeted, amount: int) -> bool:
         """Record ``amount`` for ``conn``; True when the total is now over the limit."""
@@ -51,10 +55,15 @@ class _Ledger:
             held[conn] = amount
         else:
             del held[conn]
+        if amount < old:
+            self.released(old - amount)
         return self.total > self.limit
 
     def forget(self, conn: Budgeted) -> None:
-        self.total -= self.held.pop(conn, 0)
+        amount = self.held.pop(conn, 0)
+        self.total -= amount
+        if amount:
+            self.released(amount)
 
 
 class MemoryBudget:
@@ -62,9 +71,12 @@ class MemoryBudget:
 
     __slots__ = ("_input", "_output")
 
-    def __init__(self, max_input: int, max_output: int) -> None:
-        self._input = _Ledger("input", max_input)
-        self._output = _Ledger("output", max_output)
+    def __init__(
+        self, max_input: int, max_output: int, released: Callable[[int], None] = lambda n: None
+    ) -> None:
+        """``released(n)`` hears of every ``n`` bytes given up (to trim the heap)."""
+        self._input = _Ledger("input", max_input, released)
+        self._output = _Ledger("output", max_output, released)
 
     @property
     def input_total(self) -> int:

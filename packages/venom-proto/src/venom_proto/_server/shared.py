@@ -9,6 +9,7 @@ from venom_proto._core.server_settings import CallBudget
 
 from .budget import MemoryBudget
 from .config import ServerConfig
+from .trim import Trimmer
 
 if TYPE_CHECKING:
     from .connection import SocketConnection
@@ -25,7 +26,7 @@ class Daemon:
         self.config = config
         #: Calls in flight across every connection (``max_calls``).
         self.calls = CallBudget(config.max_calls)
-        self.memory = MemoryBudget(config.max_input, config.max_output)
+        self.memory = MemoryBudget(config.max_input, config.max_output, Trimmer().released)
         #: Connections open or being set up: what ``max_connections`` bounds.
         self.connections: set[SocketConnection] = set()
         self._ids = itertools.count(1)

@@ -1,9 +1,10 @@
 """The serve start-up and clean shutdown sequence of RFC-0002 2.5: lock, stale socket, bind.
 
 The runtime directory is opened once and checked through its descriptor; the lock file, the
-stale-socket check, the unlink, the bind and the chmod all happen relative to it, and none of
-them follows a symlink, so nothing can swap the directory or a name in it between the check
-and the use (rfcs/0002-wire-decisions.md D-W30).
+stale-socket check, the unlink and the chmod happen relative to it and none of them follows a
+symlink. ``bind`` alone takes the path (the kernel records the name it is given, and tools show
+it), and the socket it made is then checked, through the descriptor, to be the one in the
+checked directory (rfcs/0002-wire-decisions.md D-W30).
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ import fcntl
 import os
 import socket
 import stat
-import sys
 from collections.abc import Callable
 
 from venom_proto._core.errors import VenomError
 
-from .paths import SUN_PATH_LIMIT, check_path_length, lock_path, open_runtime_dir
+from .paths import check_path_length, lock_path, open_runtime_dir
 
 __all__ = ("Listener", "acquire_lock", "bind_listener", "remove_stale_socket", "start_listening")
 
@@ -72,18 +72,6 @@ def remove_stale_socket(name: str, dir_fd: int, shown: str) -> None:
     os.unlink(name, dir_fd=dir_fd)
 
 
-def _bind_address(name: str, dir_fd: int, shown: str) -> str:
-    """Where to bind: through the directory's descriptor where the OS allows it (Linux)."""
-    via_fd = f"/proc/self/fd/{dir_fd}/{name}"
-    if (
-        sys.platform.startswith("linux")
-        and len(os.fsencode(via_fd)) <= SUN_PATH_LIMIT
-        and os.path.isdir(f"/proc/self/fd/{dir_fd}")
-    ):
-        return via_fd
-    return shown
-
-
 def bind_listener(name: str, dir_fd: int, shown: str, backlog: int = 1024) -> socket.socket:
     """Bind and listen on ``name`` in ``dir_fd`` with mode ``0600`` and no wider window (step 4)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -91,9 +79,11 @@ def bind_listener(name: str, dir_fd: int, shown: str, backlog: int = 1024) -> so
         # umask is process-wide; 0177 makes bind create the inode as 0600 from the start.
         old_umask = os.umask(0o177)
         try:
-            sock.bind(_bind_address(name, dir_fd, shown))
+            # By path: the kernel keeps the name given, and `ss -x` or /proc/net/unix show it.
+            sock.bind(shown)
         finally:
             os.umask(old_umask)
+        _same_file(name, dir_fd, shown)
         try:
             # fchmodat(AT_SYMLINK_NOFOLLOW): refuses (ValueError) rather than follow a symlink.
             os.chmod(name, 0o600, dir_fd=dir_fd, follow_symlinks=False)
@@ -109,6 +99,17 @@ def bind_listener(name: str, dir_fd: int, shown: str, backlog: int = 1024) -> so
             "failed.bind", f"cannot listen on {shown}: {exc.strerror}", {"socket": shown}
         ) from None
     return sock
+
+
+def _same_file(name: str, dir_fd: int, shown: str) -> None:
+    """The socket just bound at ``shown`` must be ``name`` in the checked directory."""
+    here = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    there = os.stat(shown, follow_symlinks=False)
+    if not stat.S_ISSOCK(here.st_mode) or (here.st_dev, here.st_ino) != (
+        there.st_dev,
+        there.st_ino,
+    ):
+        raise OSError(errno.EPERM, "the runtime directory was replaced while binding")
 
 
 class Listener:
