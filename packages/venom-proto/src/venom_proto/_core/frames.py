@@ -152,7 +152,10 @@ class FrameBuffer:
                 del frames[index:]
                 self._fail(1, max_frame)
                 return
-        if len(self._buf) >= HEADER and _unpack_from(self._buf, 0)[2] > max_frame:
+        if self.fatal is not None:
+            if self.fatal.code == "protocol.too_large":  # say the limit now in force
+                self.fatal = too_large(max_frame)
+        elif len(self._buf) >= HEADER and _unpack_from(self._buf, 0)[2] > max_frame:
             self._fail(1, max_frame)
 
     def release(self) -> None:

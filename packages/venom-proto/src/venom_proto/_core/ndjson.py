@@ -131,7 +131,9 @@ class LineBuffer:
         """Apply a new ``max_frame`` from the next line on (hello settled it)."""
         self.max_frame = max_frame
         self._take(self._untaken())
-        if len(self._partial) >= max_frame:
+        if self.fatal is not None:  # still after the untaken lines: say the limit now in force
+            self.fatal = too_large(max_frame)
+        elif len(self._partial) >= max_frame:
             self._fail(after=True)
 
     def next_line(self) -> bytes | None:
