@@ -17,12 +17,13 @@ figures include and should have subtracted.
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import sys
 import tempfile
 from typing import Any
 
-CHUNK = 65536
+CHUNK = int(os.environ.get("BENCH_CHUNK", "65536"))
 HELLO = b'{"id":0,"verb":"hello","params":{"proto":[1]}}\n'
 
 

@@ -518,3 +518,39 @@ def test_next_event_pauses_once_64_kib_of_output_waits(fast: bool) -> None:
     assert 65536 <= waiting < 65536 + 10_100
     assert app.conn.buffered > 0  # the rest of the read is kept, not answered
     assert len(replies(bytes(app.conn.data_to_send()) + app.pump())) == 50
+
+
+def test_version_mismatch_on_hello_carries_the_id_and_closes(fast: bool) -> None:
+    """RFC-0002 §6.2: no common version is version_mismatch with data.supported, then close."""
+    app = app_for(fast)
+    got = replies(app.feed(lines({"id": 4, "verb": "hello", "params": {"proto": [99]}}, HELLO)))
+    assert got == [
+        {
+            "id": 4,
+            "error": {
+                "code": "protocol.version_mismatch",
+                "message": "no protocol version in common",
+                "data": {"supported": [1]},
+            },
+        }
+    ]
+    assert app.closed
+
+
+def test_hello_never_occupies_its_id_and_1_and_true_differ(fast: bool) -> None:
+    """rfcs/0002 D-W6: hello is answered at once (its id is free again); 1 and "1" are two
+    ids; true is no id at all."""
+    app = app_for(fast)
+    out = app.feed(
+        lines(
+            {"id": 1, "verb": "hello", "params": {"proto": [1]}},
+            {"id": 1, "verb": "wait"},
+            {"id": "1", "verb": "wait"},
+            {"id": True, "verb": "echo"},
+        )
+    )
+    got = replies(out)
+    assert got[0]["ok"]["proto"] == 1
+    assert got[1]["id"] is None
+    assert got[1]["error"]["code"] == "protocol.invalid_request"
+    assert set(app.deferred) == {1, "1"}

@@ -129,6 +129,22 @@ def test_bad_frames_close_after_answering_what_came_before(bad: bytes) -> None:
     assert app.closed
 
 
+def test_tool_frame_without_its_negotiated_capability_closes() -> None:
+    """RFC-0002 §5.2: a tool frame type whose capability was not negotiated is bad_frame."""
+    app = settled(caps=["cancel"])
+    (err,) = frames(app.feed(frame(ECHO_BYTES, 1, b"hi")))
+    assert error_of(err)["code"] == "protocol.bad_frame"
+    assert app.frames == []
+    assert app.closed
+
+
+def test_hello_on_a_stream_other_than_zero_is_bad_frame() -> None:
+    app = CoreApp()
+    (err,) = frames(app.feed(b"\xf5" + frame(HELLO, 1, b'{"proto":[1]}')))
+    assert error_of(err)["code"] == "protocol.bad_frame"
+    assert app.closed
+
+
 def test_frame_type_zero_and_too_long_frames_after_a_request() -> None:
     """Issue 12 §2: a type-0 frame or a frame longer than max_frame in the same read as a
     request: the request is answered first."""

@@ -38,9 +38,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Literal
 
-import orjson
-
-from ._json import dumps, loads
+from ._json import APPEND_NEWLINE, dumps, fast_dumps, loads
 from .errors import ProtocolViolation, VenomError
 from .fitting import fit_error
 from .frames import (
@@ -81,8 +79,8 @@ MAX_PING_PAYLOAD = 64
 #: Bytes of waiting output after which `ServerConnection.next_event` returns `PAUSED`.
 PAUSE_OUTPUT = 65536
 
-_dumps = orjson.dumps
-_NEWLINE = orjson.OPT_APPEND_NEWLINE
+_dumps = fast_dumps
+_NEWLINE = APPEND_NEWLINE
 _pack_header = struct.Struct(">HII").pack  # the v1 envelope's 10-byte header
 _BY_CLIENT = "cancelled by client"
 _INPUT_CLOSED = "cancelled: the client closed its side of the connection"
@@ -93,6 +91,16 @@ _new = object.__new__
 _set_id, _set_verb, _set_params, _set_spec = (
     vars(CallStarted)[name].__set__ for name in ("id", "verb", "params", "spec")
 )
+
+
+_set_kind, _set_seconds = (vars(Deadline)[name].__set__ for name in ("kind", "seconds"))
+
+
+def _new_deadline(kind: Literal["idle", "hello", "message"], seconds: float) -> Deadline:
+    deadline: Deadline = _new(Deadline)  # as for events: a new one with nearly every read
+    _set_kind(deadline, kind)
+    _set_seconds(deadline, seconds)
+    return deadline
 
 
 def _call_started(id_: int | str, verb: str, params: dict[str, Any], spec: VerbSpec) -> CallStarted:
@@ -238,7 +246,7 @@ class ServerConnection:
             return  # the hello deadline runs until HELLO, whatever arrives
         if buffer.partial:
             if completed or not was_partial:  # a new message began: its own deadline
-                self.deadline = Deadline("message", self._settings.message_timeout)
+                self.deadline = _new_deadline("message", self._settings.message_timeout)
         else:
             self.deadline = None
 
@@ -303,7 +311,7 @@ class ServerConnection:
         if len(in_flight) >= max_inflight or calls.active >= calls.limit:
             return  # the general path refuses new calls
         long_lines = not buffer.all_short
-        low, high = -MAX_SAFE_INT, MAX_SAFE_INT  # locals: read on every line
+        low, high, pause = -MAX_SAFE_INT, MAX_SAFE_INT, PAUSE_OUTPUT  # locals: read on every line
         for raw in buffer.lines:
             # Subscripts, not .get: anything missing, unknown or not an object raises here (a
             # try is free in 3.11) and the line takes the general path.
@@ -345,7 +353,7 @@ class ServerConnection:
                     self._write_error(rid, _result_too_large(limit))
                 else:
                     out += reply
-            if len(out) >= PAUSE_OUTPUT:
+            if len(out) >= pause:
                 return
 
     def _exhausted(self, buffer: LineBuffer | FrameBuffer) -> Event | Sentinel | None:

@@ -105,7 +105,7 @@ class CallRunner:
             self._on_call(call, params)
         handler = verb.handler  # a slot: calling it as a method would not be specialised
         result = handler(call, params)
-        if verb.is_async or (type(result) not in _PLAIN and inspect.isawaitable(result)):
+        if type(result) not in _PLAIN and (verb.is_async or inspect.isawaitable(result)):
             task = asyncio.get_running_loop().create_task(self._run(call, result))
             self._running[rid] = (call, task, result)
             return PENDING

@@ -58,7 +58,9 @@ class SocketConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._write_limit = max(config.max_write_buffer, 2 * core.max_frame)
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_due = 0.0
         self._armed: Deadline | None = None
+        self._armed_due = 0.0
         self._pumping = False
         self._input_paused = False  # by the peer's unread output
         self._write_scheduled = False
@@ -179,16 +181,33 @@ class SocketConnection(asyncio.Protocol):
     # -- deadlines -------------------------------------------------------------------------
 
     def _arm(self) -> None:
+        """Follow the core's deadline. One timer at most, re-armed lazily: a pipelining peer
+        starts a new message deadline with nearly every read, and a timer per read would cost
+        more than the reads."""
         deadline = self._core.deadline
         if deadline is self._armed or self._input_paused:
             return
-        self._cancel_timer()
         self._armed = deadline
-        if deadline is not None:
-            self._timer = self._loop.call_later(deadline.seconds, self._deadline, deadline)
+        if deadline is None:
+            return  # a pending timer finds nothing to do when it fires
+        due = self._loop.time() + deadline.seconds
+        self._armed_due = due
+        if self._timer is not None:
+            if self._timer_due <= due:
+                return  # it fires first and re-checks
+            self._timer.cancel()
+        self._timer_due = due
+        self._timer = self._loop.call_at(due, self._check_deadline)
 
-    def _deadline(self, deadline: Deadline) -> None:
+    def _check_deadline(self) -> None:
         self._timer = None
+        deadline = self._armed
+        if deadline is None or self._closing:
+            return
+        if self._armed_due > self._loop.time():  # a later deadline replaced the one timed
+            self._timer_due = self._armed_due
+            self._timer = self._loop.call_at(self._armed_due, self._check_deadline)
+            return
         log.info("closing connection %d: %s deadline passed", self.info.id, deadline.kind)
         self._core.deadline_passed(deadline)
         self._write()
