@@ -9,7 +9,6 @@ read while the attacks run. Figures go to the soak summary and to docs/reliabili
 from __future__ import annotations
 
 import json
-import resource
 import signal
 import socket
 import statistics
@@ -282,31 +281,14 @@ def test_unread_skill_replies_are_bounded(daemon: EchoDaemon) -> None:
         sock.close()
 
 
-class FewFdsDaemon(EchoDaemon):
-    """venom-echo with RLIMIT_NOFILE at 512, so its default connection cap is 448."""
-
-    def spawn(self) -> subprocess.Popen[bytes]:
-        def limit() -> None:
-            _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            resource.setrlimit(resource.RLIMIT_NOFILE, (FEW_FDS, hard))
-
-        return subprocess.Popen(
-            self.argv,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            preexec_fn=limit,
-        )
-
-
+#: The daemon's RLIMIT_NOFILE in the cap test, so its default connection cap is 448.
 FEW_FDS = 512
 CAP = FEW_FDS - 64  # Server's default: the descriptor limit less 64 (D-W25)
 
 
 def test_connection_flood_meets_the_cap() -> None:
     """Connections past max_connections get one error line and a close; the rest is served."""
-    daemon = FewFdsDaemon()
+    daemon = EchoDaemon(nofile=FEW_FDS)
     try:
         daemon.start()
         with attack(daemon, f"{CAP + 100} connections against the default cap ({CAP})") as peak:

@@ -390,24 +390,17 @@ def test_negotiated_max_frame_applies_to_a_partial_line_in_the_same_read(fast: b
 # -- end of input --------------------------------------------------------------------------
 
 
-def test_end_of_input_cancels_streams_and_answers_finite_calls(fast: bool) -> None:
-    """Issue 12 §2: on EOF every streaming call ends cancelled; the connection closes once
-    the finite calls are answered."""
+def test_end_of_input_still_answers_every_call_then_closes(fast: bool) -> None:
+    """rfcs/0002 D-W29: a half-close is not a cancel; streams and finite calls alike get
+    their replies, and the connection closes after the last one."""
     app = app_for(fast)
     app.feed(lines(HELLO, {"id": 1, "verb": "events"}, {"id": 2, "verb": "wait"}))
-    out = app.feed(b"")
-    assert replies(out) == [
-        {
-            "id": 1,
-            "error": {
-                "code": "cancelled",
-                "message": "cancelled: the client closed its side of the connection",
-            },
-        }
-    ]
-    assert CallCancelled(1, "input_closed") in app.events
-    assert not app.closed
+    assert app.feed(b"") == b""
+    app.conn.send_item(1, "still read")
+    assert replies(bytes(app.conn.data_to_send())) == [{"id": 1, "item": "still read"}]
     assert replies(app.answer(2, "late")) == [{"id": 2, "ok": "late"}]
+    assert not app.closed
+    assert replies(app.answer(1, "done")) == [{"id": 1, "ok": "done"}]
     assert app.closed
 
 

@@ -29,8 +29,8 @@ Per connection::
     settled              cancel of a call in flight         its cancelled error, null, CallCancelled
     any                  message begun, not ended in time   timeout.message, close
     any                  message longer than max_frame      protocol.too_large, close
-    any                  end of input                       streams end cancelled (CallCancelled);
-                                                            close once no call is in flight
+    any                  end of input                       calls still answered; close once
+                                                            none is in flight
 """
 
 from __future__ import annotations
@@ -83,7 +83,6 @@ _dumps = fast_dumps
 _NEWLINE = APPEND_NEWLINE
 _pack_header = struct.Struct(">HII").pack  # the v1 envelope's 10-byte header
 _BY_CLIENT = "cancelled by client"
-_INPUT_CLOSED = "cancelled: the client closed its side of the connection"
 _UNLIMITED = CallBudget(2**62)
 
 # Frozen dataclass __init__ costs a setattr detour per field; the slot descriptors do not.
@@ -365,15 +364,11 @@ class ServerConnection:
         return NEED_DATA
 
     def _end_of_input(self) -> None:
-        """The peer closed its side: streams end ``cancelled``; finite calls still get replies."""
+        """The peer closed its sending side: every call in flight, streams included, still
+        gets its replies (a half-close is not a cancel); the connection closes after the last.
+        A peer that is gone altogether is the transport's to notice (D-W29)."""
         self._ended = True
-        in_flight = self._in_flight
-        for rid in [rid for rid, streams in in_flight.items() if streams]:
-            del in_flight[rid]
-            self._calls.active -= 1
-            self._write_error(rid, VenomError("cancelled", _INPUT_CLOSED))
-            self._queued.append(CallCancelled(rid, "input_closed"))
-        if not in_flight:
+        if not self._in_flight:
             self._close(None)
 
     # -- requests (NDJSON lines and CONTROL payloads) --------------------------------------

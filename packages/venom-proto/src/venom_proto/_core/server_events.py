@@ -72,13 +72,12 @@ class CallStarted:
 class CallCancelled:
     """A call in flight was ended by the core (its ``cancelled`` error is already written).
 
-    ``reason`` is ``"client"`` for a ``cancel`` request and ``"input_closed"`` for a streaming
-    call ended because the peer closed its side of the connection. Stop its work; any reply
-    sent for it afterwards is dropped.
+    ``reason`` is ``"client"``: a ``cancel`` request. Stop its work; any reply sent for it
+    afterwards is dropped.
     """
 
     id: int | str
-    reason: Literal["client", "input_closed"]
+    reason: Literal["client"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -132,8 +132,8 @@ class CallRunner:
             core.send_error(rid, self.failed(rid, event.verb, exc))
 
     def cancelled(self, rid: int | str, reason: str) -> None:
-        """The core ended call ``rid`` (``reason``: a ``"client"`` cancel request, or
-        ``"input_closed"``): stop its task."""
+        """The core ended call ``rid`` (``reason``: ``"client"``, a cancel request): stop its
+        task."""
         entry = self._running.pop(rid, None)
         if entry is not None:
             _stop(*entry)

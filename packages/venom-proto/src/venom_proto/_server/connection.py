@@ -40,6 +40,8 @@ log = logging.getLogger("venom_proto.server")
 
 #: How long a closed connection may take to hand over its last bytes before it is dropped.
 CLOSE_LINGER = 2.0
+#: Seconds between checks that a half-closed peer is still there.
+HANGUP_CHECK = 1.0
 _HUNG_UP = select.POLLHUP | select.POLLERR
 
 
@@ -90,7 +92,21 @@ class SocketConnection(asyncio.Protocol):
             return False
         self._core.receive_data(b"")
         self._pump()
-        return True  # half-closed: answer the calls in flight, then close (the core decides)
+        if not self._closing:
+            # Half-closed: the calls in flight still get their replies, and the core closes
+            # after the last. Meanwhile watch for the peer going away altogether, which a
+            # quiet stream would never find out by writing (D-W29).
+            self._loop.call_later(HANGUP_CHECK, self._check_hangup)
+        return True
+
+    def _check_hangup(self) -> None:
+        if self._closing:
+            return
+        if self._peer_gone():
+            log.info("closing connection %d: the peer is gone", self.info.id)
+            self.abort()
+        else:
+            self._loop.call_later(HANGUP_CHECK, self._check_hangup)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._closing = True
