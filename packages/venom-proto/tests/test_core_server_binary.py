@@ -287,3 +287,18 @@ def test_arbitrary_frames_in_any_chunking(
     assert out == whole
     assert all(len(f.payload) <= 1048576 for f in frames(whole))
     assert encode_frame(1, 0, b"") == frame(1, 0, b"")
+
+
+def test_control_requests_keep_the_id_bounds() -> None:
+    """RFC-0002 §4.1-4.2 over CONTROL frames: 65-byte strings and 2**53 are no ids."""
+    app = settled()
+    ids: list[Any] = [2**53 - 1, 2**53, "x" * 64, "x" * 65]
+    out = frames(app.feed(b"".join(control({"id": i, "verb": "ping"}) for i in ids)))
+    got = [orjson.loads(f.payload) for f in out]
+    assert [r["id"] for r in got] == [2**53 - 1, None, "x" * 64, None]
+    assert [r.get("error", {}).get("code") for r in got] == [
+        None,
+        "protocol.invalid_request",
+        None,
+        "protocol.invalid_request",
+    ]
