@@ -1,10 +1,11 @@
-"""Fuzz the binary envelope: ``FrameDecoder`` and ``select_protocol``.
+"""Fuzz the binary envelope: ``FrameDecoder``, ``select_protocol`` and the server core.
 
 Inputs are sequences of real frames (random types, streams and payload lengths around
 max_frame) with corrupted headers, truncation and random chunking, plus raw bytes. The only
 allowed failures are ``protocol.bad_frame`` and ``protocol.too_large`` (both closing); a valid
 sequence decodes to exactly the frames encoded, whatever the chunking; the decoder never holds
-more than one header plus max_frame bytes.
+more than one header plus max_frame bytes. The server core writes the same bytes for the same
+frames whole or chunked, with or without its fast path, all well-formed frames within max_frame.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 import random
 import struct
 
+import orjson
 import pytest
 from fuzz_kit import Fuzz, chunks, closing_violation, mutate
+from fuzz_server import check_output, serve
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
@@ -73,6 +76,14 @@ def one_input(data: bytes, rng: random.Random, max_frame: int, expect: list[Fram
         assert whole == expect == split
     elif whole is not None:
         assert whole == split
+    # The server core on the same frames, after a preamble and (usually) a HELLO.
+    caps = rng.choice(([], ["t.bytes"], ["cancel", "t.bytes"]))
+    hello = {"proto": [1], "caps": caps, "max_frame": rng.choice((4096, 65536))}
+    opening = b"\xf5" + (encode_frame(HELLO, 0, orjson.dumps(hello)) if rng.random() < 0.9 else b"")
+    stream = opening + data
+    served = serve([stream], 1 << 20, fast=True)
+    assert served == serve(chunks(stream, rng), 1 << 20, fast=rng.random() < 0.5)
+    check_output(served, binary=True)
 
 
 def one_example(fuzz: Fuzz, rng: random.Random, raw: bytes) -> None:

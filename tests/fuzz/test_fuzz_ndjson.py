@@ -1,8 +1,11 @@
-"""Fuzz the NDJSON path: ``LineDecoder`` splitting plus ``parse_request`` on every line.
+"""Fuzz the NDJSON path: ``LineDecoder`` splitting plus ``parse_request`` on every line,
+and the server core (``ServerConnection``) on the same streams.
 
 Inputs are streams of valid-ish request lines (real shapes, then byte mutations, hostile JSON
 tokens and random chunking) plus raw bytes. The only allowed failure is ``ProtocolViolation``;
-the decoder never buffers more than max_frame, and chunking never changes the lines.
+the decoder never buffers more than max_frame, and chunking never changes the lines. The
+server core writes the same bytes whole or chunked, with or without its fast path, and every
+reply is a well-formed message within max_frame carrying an allowed id.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import random
 from typing import Any
 
 from fuzz_kit import Fuzz, chunks, closing_violation, mutate, rand_int, rand_json, rand_text
+from fuzz_server import check_output, serve
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
@@ -110,6 +114,10 @@ def one_stream(lines: list[bytes], rng: random.Random, raw: bytes) -> None:
         assert whole == split, "chunking changed the lines"
     for line in whole or split or []:
         check_request(line)
+    server_max = rng.choice((4096, 65536, 1 << 20))
+    served = serve([data], server_max, fast=True)
+    assert served == serve(chunks(data, rng), server_max, fast=rng.random() < 0.5)
+    check_output(served, binary=data[:1] == b"\xf5")
 
 
 def one_example(fuzz: Fuzz, rng: random.Random, raw: bytes) -> None:

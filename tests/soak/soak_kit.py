@@ -71,7 +71,9 @@ def hello_line(*caps: str, token: str | None = None, id_: int | str = "h") -> by
 class EchoDaemon:
     """One ``venom-echo serve --socket PATH`` on a private 0700 directory under /tmp."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, nofile: int | None = None) -> None:
+        """``nofile`` sets the daemon's RLIMIT_NOFILE soft limit (default: raised to FD_LIMIT)."""
+        self.nofile = nofile
         self.root = root or Path(tempfile.mkdtemp(prefix="vk", dir="/tmp"))
         self.root.chmod(0o700)
         self.socket = str(self.root / "s.sock")
@@ -101,8 +103,13 @@ class EchoDaemon:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            preexec_fn=raise_fd_limit,
+            preexec_fn=raise_fd_limit if self.nofile is None else self._set_fd_limit,
         )
+
+    def _set_fd_limit(self) -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        assert self.nofile is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.nofile, hard))
 
     def start(self) -> EchoDaemon:
         self.proc = self.spawn()

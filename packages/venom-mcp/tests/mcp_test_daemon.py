@@ -17,7 +17,7 @@ import anyio
 from venom_proto import Call, Server, VenomError, Verb
 
 # Private, test-only: the one place that sees a cancel request and its target together.
-from venom_proto._server.dispatch import Dispatcher
+from venom_proto._server.calls import CallRunner
 
 CANCELLED: list[str] = []
 ACTIVE: set[int] = set()
@@ -26,16 +26,16 @@ ECHO_CONNECTIONS: list[Any] = []
 
 
 def _record_cancels() -> None:
-    """Wrap the dispatcher's cancel handling to note which verb each cancel request targets."""
-    original = Dispatcher._cancel
+    """Wrap the call runner's cancel handling to note which verb each cancel request targets."""
+    original = CallRunner.cancelled
 
-    def recording(self: Dispatcher, rid: int | str, params: dict[str, Any]) -> None:
-        target = self._running.get(params.get("id"))
-        if target is not None:
+    def recording(self: CallRunner, rid: int | str, reason: str) -> None:
+        target = self.get(rid)
+        if target is not None and reason == "client":
             CANCELLED.append(target.verb)
-        original(self, rid, params)
+        original(self, rid, reason)
 
-    Dispatcher._cancel = recording  # type: ignore[method-assign]
+    CallRunner.cancelled = recording  # type: ignore[method-assign]
 
 
 def echo(call: Call, params: dict[str, Any]) -> dict[str, Any]:

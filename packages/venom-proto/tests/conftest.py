@@ -22,6 +22,9 @@ from venom_proto._core.errors import VenomError
 from venom_proto._server import Call, Server, Verb
 from venom_proto.demo import build_server
 
+# importlib mode puts no test directory on sys.path; core_kit lives beside us.
+sys.path.insert(0, str(Path(__file__).parent))
+
 TIMEOUT = 5.0
 #: Subprocess daemons start a Python interpreter each; allow for a loaded CI machine.
 SPAWN_TIMEOUT = 15.0
@@ -84,6 +87,11 @@ def _big(call: Call, params: dict[str, Any]) -> Any:
     return "x" * params["size"]
 
 
+async def _abig(call: Call, params: dict[str, Any]) -> Any:
+    await asyncio.sleep(0)
+    return "x" * params["size"]
+
+
 def _whoami(call: Call, params: dict[str, Any]) -> Any:
     conn = call.connection
     return {
@@ -116,6 +124,7 @@ TEST_VERBS = {
     "fail": Verb(_fail),
     "boom": Verb(_boom),
     "big": Verb(_big),
+    "abig": Verb(_abig),
     "gated": Verb(_echo, capability="test-tool.gated"),
     "whoami": Verb(_whoami),
     "afail": Verb(_afail),

@@ -6,13 +6,13 @@ import contextlib
 from typing import Any
 
 import pytest
+from core_kit import Pair
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from venom_proto._client_binary import BinaryClientCore
 from venom_proto._client_core import ClientCore, hello_params, raise_for
 from venom_proto._core._json import dumps, loads, std_dumps, std_loads
-from venom_proto._core.connection import ServerConnectionState
 from venom_proto._core.errors import ProtocolViolation, VenomError
 from venom_proto._core.frames import (
     CLOSE,
@@ -25,8 +25,7 @@ from venom_proto._core.frames import (
     FrameDecoder,
     encode_frame,
 )
-from venom_proto._core.messages import encode_error, encode_item, encode_ok, parse_request
-from venom_proto._core.ndjson import LineDecoder
+from venom_proto._core.messages import encode_item, encode_ok
 from venom_proto._core.replies import Reply
 
 HELLO = hello_params(client_name="t", client_version="0", caps=("cancel",))
@@ -36,55 +35,26 @@ def std_core(**kw: Any) -> ClientCore:
     return ClientCore(loads=std_loads, dumps=std_dumps, **kw)
 
 
-class BackToBack:
-    """A client core and a server state joined by in-memory bytes; the server answers
-    ``echo`` with ok, ``count`` with n items then ok, and anything else with not_found."""
-
-    def __init__(self, core: ClientCore) -> None:
-        self.core = core
-        self.server = ServerConnectionState(
-            server_name="s", server_version="1", caps=frozenset({"cancel"})
-        )
-        self.lines = LineDecoder()
-
-    def serve(self, data: bytes) -> bytes:
-        out = b""
-        for line in self.lines.feed(data):
-            req = parse_request(line)
-            try:
-                outcome = self.server.receive_request(req)
-            except VenomError as exc:
-                out += encode_error(req.id, exc)
-                continue
-            if outcome is not None:
-                out += encode_ok(req.id, outcome.result)
-                continue
-            if req.verb == "echo":
-                out += encode_ok(req.id, req.params)
-            elif req.verb == "count":
-                out += b"".join(encode_item(req.id, i) for i in range(req.params["n"]))
-                out += encode_ok(req.id, {"count": req.params["n"]})
-            else:
-                out += encode_error(req.id, VenomError("not_found", "no"))
-            self.server.finish(req.id)
-        return out
-
-
 @pytest.mark.parametrize(
     "codec", [(loads, dumps), (std_loads, std_dumps)], ids=["orjson", "stdlib"]
 )
 def test_hello_and_calls_back_to_back(codec: Any) -> None:
+    """The client core against the server core (h11's ConnectionPair): no socket."""
     core = ClientCore(loads=codec[0], dumps=codec[1])
-    peer = BackToBack(core)
+    pair = Pair(core)
     first = core.start(HELLO)
     assert first.startswith(b'{"id":1,"verb":"hello","params":{"proto":[1]')
-    core.receive_data(peer.serve(first))
+    pair.send(first)
     assert core.hello_done
     assert core.hello()["caps"] == ["cancel"]
     a, data_a = core.request("echo", {"x": 1})
-    b, data_b = core.request("count", {"n": 2})
+    b, data_b = core.request("events", {})
+    out = pair.app.feed(data_a + data_b)
+    pair.app.conn.send_item(b, 0)
+    pair.app.conn.send_item(b, 1)
+    out += pair.app.answer(b, {"count": 2})
     # replies arrive one byte at a time, in any chunking: the core reassembles them
-    for byte in peer.serve(data_a + data_b):
+    for byte in out:
         core.receive_data(bytes([byte]))
     assert raise_for(core.next_reply(a)) == {"x": 1}  # type: ignore[arg-type]
     assert [core.next_reply(b) for _ in range(3)] == [
@@ -93,6 +63,19 @@ def test_hello_and_calls_back_to_back(codec: Any) -> None:
         Reply(b, "ok", {"count": 2}),
     ]
     assert core.in_flight == frozenset()
+
+
+def test_hello_negotiates_max_frame_on_both_cores() -> None:
+    core = std_core(max_frame=4096)
+    pair = Pair(core)
+    pair.send(core.start(hello_params(client_name="t", client_version="0", max_frame=4096)))
+    assert core.max_frame == pair.app.conn.max_frame == 4096
+    id_, data = core.request("v" * 4000)  # the error repeats the name, and still fits
+    pair.send(data)
+    reply = core.next_reply(id_)
+    assert reply is not None
+    assert reply.kind == "error"
+    assert reply.value.code == "unsupported.verb"
 
 
 def test_ids_are_unique_and_increasing() -> None:
@@ -105,10 +88,10 @@ def test_ids_are_unique_and_increasing() -> None:
 
 def test_error_replies_raise_venom_error() -> None:
     core = std_core()
-    peer = BackToBack(core)
-    core.receive_data(peer.serve(core.start(HELLO)))
-    id_, data = core.request("nope")
-    core.receive_data(peer.serve(data))
+    pair = Pair(core)
+    pair.send(core.start(HELLO))
+    id_, data = core.request("fail", {"thing": "x"})
+    pair.send(data)
     reply = core.next_reply(id_)
     assert reply is not None
     with pytest.raises(VenomError, match="not_found"):

@@ -183,6 +183,41 @@ def test_insecure_default_runtime_dir(short_dir: Path, monkeypatch: pytest.Monke
     assert (err.code, err.exit_code) == ("denied.insecure_path", 4)
 
 
+@pytest.mark.parametrize("problem", ["mode", "symlink"])
+def test_insecure_overridden_socket_dir(short_dir: Path, problem: str) -> None:
+    """RFC-0002 §2.4, issue 12 §2: an overridden socket path's directory is checked too."""
+    real = short_dir / "real"
+    real.mkdir(mode=0o700)
+    if problem == "mode":
+        os.chmod(real, 0o755)
+        where = real
+    else:
+        where = short_dir / "link"
+        where.symlink_to(real)
+    err = error_of(lambda: connect(str(where / "t.sock")))
+    assert (err.code, err.exit_code) == ("denied.insecure_path", 4)
+    assert err.data is not None
+    assert err.data["problem"] == problem
+
+
+def test_async_client_checks_an_overridden_dir_too(short_dir: Path) -> None:
+    import anyio
+
+    from venom_proto.client import AsyncClient
+
+    wide = short_dir / "wide"
+    wide.mkdir()
+    os.chmod(wide, 0o777)
+
+    async def main() -> None:
+        async with AsyncClient(str(wide / "t.sock"), client_name="t", client_version="0"):
+            pass
+
+    with pytest.raises(VenomError) as info:
+        anyio.run(main)
+    assert info.value.code == "denied.insecure_path"
+
+
 # -- misbehaving daemons ------------------------------------------------------------------
 
 

@@ -124,14 +124,24 @@ def test_int_and_string_ids_are_distinct(peer: Any) -> None:
     assert [peer.reply()["id"] for _ in range(2)] == ["1", 1]
 
 
-def test_input_paused_at_inflight_limit_still_answers_all(
+def test_inflight_bound_refuses_calls_but_reads_ping_and_cancel(
     serve: Any, peers: Any, sock_path: str
 ) -> None:
-    """RFC-0002 §4.3: with a small in-flight cap the server reads on as calls finish."""
+    """Issue 12 §2: past max_inflight new calls are refused, cancel and ping still read."""
     serve(max_inflight=4)
     p = peers(sock_path)
-    p.send(_lines(*({"id": i, "verb": "sleep", "params": {"ms": 20}} for i in range(40))))
-    assert sorted(p.reply()["id"] for _ in range(40)) == list(range(40))
+    p.call({"id": "h", "verb": "hello", "params": {"proto": [1], "caps": ["cancel"]}})
+    p.send(_lines(*({"id": i, "verb": "sleep", "params": {"ms": 300}} for i in range(40))))
+    p.send(_lines({"id": "p", "verb": "ping"}, {"id": "c", "verb": "cancel", "params": {"id": 0}}))
+    got = [p.reply() for _ in range(36 + 3)]
+    refused = [
+        r["id"] for r in got if r.get("error", {}).get("code") == "unavailable.too_many_calls"
+    ]
+    assert refused == list(range(4, 40))
+    assert {"id": "p", "ok": {}} in got
+    assert {"id": "c", "ok": None} in got
+    assert {"id": 0, "error": {"code": "cancelled", "message": "cancelled by client"}} in got
+    assert sorted(p.reply()["id"] for _ in range(3)) == [1, 2, 3]
 
 
 def test_half_close_answers_in_flight_then_closes(peer: Any) -> None:
@@ -141,14 +151,35 @@ def test_half_close_answers_in_flight_then_closes(peer: Any) -> None:
     assert peer.rest() == b'{"id":1,"ok":{"slept":100}}\n'
 
 
-def test_slow_reader_is_closed_others_served(serve: Any, peers: Any, sock_path: str) -> None:
-    """RFC-0002 §4.3: a reader that falls behind is closed; other connections carry on."""
+def test_slow_reader_is_paused_not_dropped_and_others_served(
+    serve: Any, peers: Any, sock_path: str
+) -> None:
+    """RFC-0002 §4.3, issue 12 §2: a pipelining client that does not read stops being read;
+    its unsent replies stay bounded (not 40 x 200 kB), other connections carry on, and it
+    gets every reply, in order, once it reads."""
     server = serve(max_write_buffer=1024 * 1024).server
     slow = peers(sock_path)
     slow.send(_lines(*({"id": i, "verb": "big", "params": {"size": 200_000}} for i in range(40))))
     fast = peers(sock_path)
     for i in range(20):
         assert fast.call({"id": i, "verb": "ping"}) == {"id": i, "ok": {}}
+    time.sleep(0.2)
+    assert server.connection_count == 2
+    daemon = server._daemon
+    assert daemon is not None
+    assert daemon.memory.output_total < 1024 * 1024
+    assert [slow.reply()["id"] for _ in range(40)] == list(range(40))
+
+
+def test_task_output_past_the_write_limit_drops_the_connection(
+    serve: Any, peers: Any, sock_path: str
+) -> None:
+    """RFC-0002 §4.3: output written by tasks past max_write_buffer drops the slow reader."""
+    server = serve(max_write_buffer=1024 * 1024).server
+    slow = peers(sock_path)
+    fast = peers(sock_path)
+    assert fast.call({"id": 1, "verb": "ping"}) == {"id": 1, "ok": {}}
+    slow.send(_lines(*({"id": i, "verb": "abig", "params": {"size": 200_000}} for i in range(40))))
     deadline = time.monotonic() + 5
     while server.connection_count > 1 and time.monotonic() < deadline:
         time.sleep(0.02)

@@ -21,7 +21,10 @@ def test_idle_connection_closed(serve: Any, peers: Any, sock_path: str) -> None:
     server = serve(idle_timeout=0.2).server
     peer = peers(sock_path)
     start = time.monotonic()
-    assert peer.rest() == b""
+    assert peer.rest() == (
+        b'{"id":null,"error":{"code":"timeout.idle","message":"no byte arrived within 0.2 s",'
+        b'"data":{"seconds":0.2}}}\n'
+    )
     assert 0.15 < time.monotonic() - start < 3
     assert server.connection_count == 0
 
@@ -43,7 +46,9 @@ def test_binary_without_hello_closed(serve: Any, peers: Any, sock_path: str) -> 
     peer = peers(sock_path)
     peer.send(b"\xf5" + struct.pack(">HII", 1, 0, 20))  # a HELLO header, payload never sent
     start = time.monotonic()
-    assert peer.rest() == b""
+    payload = b'{"code":"timeout.hello","message":"no HELLO frame arrived within 0.2 s",'
+    payload += b'"data":{"seconds":0.2}}'
+    assert peer.rest() == struct.pack(">HII", 3, 0, len(payload)) + payload
     assert 0.15 < time.monotonic() - start < 3
 
 

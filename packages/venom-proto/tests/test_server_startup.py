@@ -28,7 +28,9 @@ def test_socket_is_0600_from_bind_on(sock_path: str, monkeypatch: pytest.MonkeyP
     real_chmod = os.chmod
 
     def spy(path: Any, mode: int, **kwargs: Any) -> None:
-        seen_before_chmod.append(_mode(path))
+        assert kwargs.get("follow_symlinks") is False  # never through a symlink
+        st = os.stat(path, dir_fd=kwargs.get("dir_fd"), follow_symlinks=False)
+        seen_before_chmod.append(stat.S_IMODE(st.st_mode))
         real_chmod(path, mode, **kwargs)
 
     monkeypatch.setattr(os, "chmod", spy)
@@ -44,6 +46,39 @@ def test_socket_is_0600_from_bind_on(sock_path: str, monkeypatch: pytest.MonkeyP
         assert os.umask(old) == old  # the process umask was restored
     finally:
         listener.close()
+
+
+def test_a_symlinked_lock_file_is_refused_and_its_target_untouched(
+    sock_path: str, short_dir: Path
+) -> None:
+    """Issue 12 §2: the lock file is opened with O_NOFOLLOW, inside the checked directory."""
+    target = short_dir / "victim"
+    target.write_text("keep\n")
+    os.symlink(target, sock_path[: -len(".sock")] + ".lock")
+    with pytest.raises(VenomError) as info:
+        start_listening(sock_path)
+    assert info.value.code == "failed.lock"
+    assert target.read_text() == "keep\n"
+    assert not os.path.exists(sock_path)
+
+
+def test_everything_happens_in_the_directory_that_was_checked(
+    sock_path: str, short_dir: Path
+) -> None:
+    """Issue 12 §2: the runtime directory is opened once; a swap after the check changes
+    nothing (the socket and lock are made in the directory that was verified)."""
+    listener = start_listening(sock_path)
+    try:
+        moved = short_dir.with_name(short_dir.name + "-moved")
+        os.rename(short_dir, moved)
+        os.mkdir(short_dir, 0o700)  # a fresh directory under the old name
+        assert os.path.exists(moved / "t.sock")
+        assert not os.path.exists(sock_path)
+    finally:
+        listener.close()
+        assert not os.path.exists(moved / "t.sock")  # unlinked where it was made
+        os.rmdir(short_dir)
+        os.rename(moved, short_dir)
 
 
 def test_lock_file_holds_pid_and_the_lock(sock_path: str) -> None:

@@ -11,8 +11,8 @@ import sys
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow the CLI.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._core.connection import ServerConnectionState
     from ._core.errors import CLASS_EXIT, ProtocolViolation, VenomError, exit_code_for
+    from ._core.fitting import TRUNCATED
     from ._core.frames import Frame, FrameDecoder, encode_frame, select_protocol
     from ._core.hello import IMPLICIT_HELLO, HelloOutcome, negotiate_hello
     from ._core.messages import (
@@ -26,6 +26,17 @@ if TYPE_CHECKING:
         parse_request,
     )
     from ._core.ndjson import LineDecoder
+    from ._core.server_connection import ServerConnection
+    from ._core.server_events import (
+        NEED_DATA,
+        PAUSED,
+        CallCancelled,
+        CallStarted,
+        ConnectionClosed,
+        FrameReceived,
+        HelloSettled,
+    )
+    from ._core.server_settings import CallBudget, Deadline, ServerSettings
 
     # --- BEGIN server re-exports (owned by the server engineer) ---------------------------
     from ._server.api import Call, ConnectionInfo, FrameContext, FrameHandler, Handler, Verb
@@ -37,22 +48,33 @@ if TYPE_CHECKING:
 __all__ = (
     "CLASS_EXIT",
     "IMPLICIT_HELLO",
+    "NEED_DATA",
+    "PAUSED",
+    "TRUNCATED",
     "AsyncClient",
     "AsyncStreamCall",
     "Call",
+    "CallBudget",
+    "CallCancelled",
+    "CallStarted",
+    "ConnectionClosed",
     "ConnectionInfo",
+    "Deadline",
     "Frame",
     "FrameContext",
     "FrameDecoder",
     "FrameHandler",
+    "FrameReceived",
     "Handler",
     "HelloOutcome",
+    "HelloSettled",
     "LineDecoder",
     "ProtocolViolation",
     "Reply",
     "Request",
     "Server",
-    "ServerConnectionState",
+    "ServerConnection",
+    "ServerSettings",
     "StreamCall",
     "SyncClient",
     "VenomError",
@@ -92,7 +114,18 @@ _EXPORTS: dict[str, str] = {
     "parse_reply": f"{_CORE}.messages",
     "parse_request": f"{_CORE}.messages",
     "LineDecoder": f"{_CORE}.ndjson",
-    "ServerConnectionState": f"{_CORE}.connection",
+    "TRUNCATED": f"{_CORE}.fitting",
+    "ServerConnection": f"{_CORE}.server_connection",
+    "NEED_DATA": f"{_CORE}.server_events",
+    "PAUSED": f"{_CORE}.server_events",
+    "CallCancelled": f"{_CORE}.server_events",
+    "CallStarted": f"{_CORE}.server_events",
+    "ConnectionClosed": f"{_CORE}.server_events",
+    "FrameReceived": f"{_CORE}.server_events",
+    "HelloSettled": f"{_CORE}.server_events",
+    "CallBudget": f"{_CORE}.server_settings",
+    "Deadline": f"{_CORE}.server_settings",
+    "ServerSettings": f"{_CORE}.server_settings",
     "AsyncClient": "venom_proto.client",
     "AsyncStreamCall": "venom_proto.client",
     "StreamCall": "venom_proto.sync_client",

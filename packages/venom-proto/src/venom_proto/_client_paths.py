@@ -7,7 +7,7 @@ import errno
 import os
 
 from ._core.errors import VenomError
-from ._server.paths import check_path_length, default_runtime_dir, verify_runtime_dir
+from ._server.paths import check_path_length, verify_runtime_dir
 
 __all__ = ("connect_error", "disconnected", "not_running", "prepare_socket_path")
 
@@ -15,16 +15,16 @@ __all__ = ("connect_error", "disconnected", "not_running", "prepare_socket_path"
 def prepare_socket_path(path: str) -> str:
     """Check ``path`` before connecting; return it as ``str``.
 
-    The length must fit ``sun_path`` (``unavailable.path_too_long``). When the socket lives in
-    the default runtime directory, that directory must pass the 2.4 checks
-    (``denied.insecure_path``); a missing one just means no daemon ever ran there, which
-    ``connect`` reports as ``unavailable.not_running``. Overridden paths are the user's choice
-    and are not checked.
+    The length must fit ``sun_path`` (``unavailable.path_too_long``). The directory the socket
+    lives in, the default runtime directory or an overridden one alike, must pass the 2.4
+    checks (``denied.insecure_path``), as the daemon's does: both sides MUST check it. A
+    missing one just means no daemon ever ran there, which ``connect`` reports as
+    ``unavailable.not_running``.
     """
     path = os.fspath(path)
     check_path_length(path)
     parent = os.path.dirname(os.path.abspath(path))
-    if parent == os.path.abspath(default_runtime_dir()) and os.path.lexists(parent):
+    if os.path.lexists(parent):
         verify_runtime_dir(parent)
     return path
 

@@ -1,4 +1,4 @@
-"""Binary frame envelope v1 (RFC-0002 3, 5): preamble sniffing, header codec, decoder."""
+"""Binary frame envelope v1 (RFC-0002 3, 5): preamble sniffing, header codec, frame buffers."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ __all__ = (
     "PREAMBLE_NDJSON",
     "SUPPORTED_PREAMBLES",
     "Frame",
+    "FrameBuffer",
     "FrameDecoder",
     "encode_frame",
     "select_protocol",
@@ -81,39 +82,49 @@ def bad_frame(message: str, **data: int) -> ProtocolViolation:
     return ProtocolViolation("protocol.bad_frame", message, data or None, close=True)
 
 
-class FrameDecoder:
-    """Split the bytes after the preamble into frames.
+class FrameBuffer:
+    """Binary frames after the preamble; `next_frame` gives them in order."""
 
-    A payload longer than ``max_frame`` raises ``protocol.too_large`` from its header alone, so
-    nothing of it is buffered; frame type 0 raises ``protocol.bad_frame``. Both close.
-    ``max_frame`` may be lowered after hello negotiation.
-    """
+    __slots__ = ("_buf", "_frames", "_pos", "ended", "fatal", "max_frame")
 
-    __slots__ = ("_buf", "max_frame")
-
-    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
-        if not 0 < max_frame <= HARD_MAX_FRAME:
-            raise ValueError(f"max_frame must be 1..{HARD_MAX_FRAME}")
+    def __init__(self, max_frame: int) -> None:
         self.max_frame = max_frame
         self._buf = bytearray()
+        self._frames: list[Frame] = []
+        self._pos = 0
+        self.fatal: ProtocolViolation | None = None
+        self.ended = False
 
     @property
     def buffered(self) -> int:
-        """Bytes of an incomplete frame held back."""
-        return len(self._buf)
+        """Bytes held: the partial frame plus the payloads of untaken frames."""
+        held = len(self._buf)
+        for frame in self._frames[self._pos :]:
+            held += HEADER + len(frame.payload)
+        return held
 
-    def feed(self, data: bytes) -> list[Frame]:
-        """Add ``data``; return every frame completed by it, in order."""
+    @property
+    def partial(self) -> bool:
+        """True while part of a frame is waiting for the rest."""
+        return bool(self._buf)
+
+    def feed(self, data: bytes) -> bool:
+        """Add received bytes; True when they completed at least one frame."""
+        if self.fatal is not None or self.ended or not data:
+            return False
         buf = self._buf
         buf += data
-        frames: list[Frame] = []
+        frames = self._frames
+        if self._pos:
+            del frames[: self._pos]
+            self._pos = 0
+        count = len(frames)
         pos, end, limit = 0, len(buf), self.max_frame
         while end - pos >= HEADER:
             type_, stream, length = _unpack_from(buf, pos)
-            if type_ == 0:
-                raise bad_frame("frame type 0 is invalid", type=0)
-            if length > limit:
-                raise too_large(limit)
+            if type_ == 0 or length > limit:
+                self._fail(type_, limit)
+                break
             stop = pos + HEADER + length
             if stop > end:
                 break
@@ -121,4 +132,89 @@ class FrameDecoder:
             pos = stop
         if pos:
             del buf[:pos]
+        return len(frames) > count
+
+    def end(self) -> None:
+        """The peer sent its last byte; a frame cut short is ``protocol.bad_frame``."""
+        if self.ended:
+            return
+        self.ended = True
+        if self._buf and self.fatal is None:
+            self.fatal = bad_frame("the connection ended inside a frame")
+            self._buf.clear()
+
+    def limit(self, max_frame: int) -> None:
+        """Apply a new ``max_frame`` to every frame not yet taken and to the one arriving."""
+        self.max_frame = max_frame
+        frames = self._frames
+        for index in range(self._pos, len(frames)):
+            if len(frames[index].payload) > max_frame:
+                del frames[index:]
+                self._fail(1, max_frame)
+                return
+        if self.fatal is not None:
+            if self.fatal.code == "protocol.too_large":  # say the limit now in force
+                self.fatal = too_large(max_frame)
+        elif len(self._buf) >= HEADER and _unpack_from(self._buf, 0)[2] > max_frame:
+            self._fail(1, max_frame)
+
+    def release(self) -> None:
+        """Drop everything held (the connection is closed)."""
+        self._buf = bytearray()
+        self._frames = []
+        self._pos = 0
+
+    def next_frame(self) -> Frame | None:
+        """The next complete frame, or ``None`` (see `fatal`)."""
+        pos = self._pos
+        if pos < len(self._frames):
+            self._pos = pos + 1
+            return self._frames[pos]
+        return None
+
+    def _fail(self, type_: int, limit: int) -> None:
+        self.fatal = (
+            bad_frame("frame type 0 is invalid", type=0) if type_ == 0 else too_large(limit)
+        )
+        self._buf.clear()
+
+
+class FrameDecoder:
+    """Split the bytes after the preamble into frames (the clients' decoder).
+
+    A payload longer than ``max_frame`` raises ``protocol.too_large`` from its header alone, so
+    nothing of it is buffered; frame type 0 raises ``protocol.bad_frame``. Both close.
+    ``max_frame`` may be lowered after hello negotiation.
+    """
+
+    __slots__ = ("_frames",)
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        if not 0 < max_frame <= HARD_MAX_FRAME:
+            raise ValueError(f"max_frame must be 1..{HARD_MAX_FRAME}")
+        self._frames = FrameBuffer(max_frame)
+
+    @property
+    def max_frame(self) -> int:
+        """The longest payload accepted."""
+        return self._frames.max_frame
+
+    @max_frame.setter
+    def max_frame(self, value: int) -> None:
+        self._frames.limit(value)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes of an incomplete frame held back."""
+        return self._frames.buffered
+
+    def feed(self, data: bytes) -> list[Frame]:
+        """Add ``data``; return every frame completed by it, in order."""
+        buffer = self._frames
+        buffer.feed(data)
+        frames: list[Frame] = []
+        while (frame := buffer.next_frame()) is not None:
+            frames.append(frame)
+        if buffer.fatal is not None:
+            raise buffer.fatal
         return frames

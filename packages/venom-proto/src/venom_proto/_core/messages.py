@@ -26,6 +26,7 @@ __all__ = (
     "encode_request",
     "parse_reply",
     "parse_request",
+    "read_request",
 )
 
 
@@ -61,35 +62,51 @@ def _invalid(message: str, id_: int | str | None) -> ProtocolViolation:
     return ProtocolViolation("protocol.invalid_request", message, id=id_)
 
 
-def parse_request(line: bytes) -> Request:
-    """Parse one request line (without its ``\\n``); violations carry ``.id`` when readable."""
+def read_request(line: bytes) -> tuple[int | str, str, dict[str, Any]]:
+    """Read one request line (without its ``\\n``) as ``(id, verb, params)``.
+
+    The one reading of a request: the server core admits every NDJSON line and ``CONTROL``
+    payload through it, and `parse_request` wraps it. Violations carry ``.id`` when readable.
+    """
     try:
         obj = loads(line)
     except ValueError as exc:
         raise _parse_error(f"invalid JSON: {exc}") from None
     if type(obj) is not dict:
         raise _parse_error("message is not a JSON object")
-    id_: Any = obj.get("id")
+    # Subscripts in a try, not .get: free when the member is there, which is the common case.
+    try:
+        id_: Any = obj["id"]
+    except KeyError:
+        id_ = None
     kind = type(id_)
     if kind is int:
         if not -MAX_SAFE_INT <= id_ <= MAX_SAFE_INT:
             raise _invalid("id is an integer outside ±(2^53-1)", None)
     elif kind is str:
+        # Cheap first: 16 or fewer code points are at most 64 bytes of UTF-8.
         if len(id_) > 16 and len(id_.encode("utf-8", "surrogatepass")) > MAX_ID_BYTES:
             raise _invalid("id is a string longer than 64 bytes", None)
     else:
         raise _invalid("request without a usable id (an integer or a string)", None)
-    verb: Any = obj.get("verb")
+    try:
+        verb: Any = obj["verb"]
+    except KeyError:
+        verb = None
     if type(verb) is not str:
         raise _invalid("verb missing or not a string", id_)
-    params: Any = obj.get("params")
-    if params is None:
-        if "params" in obj:
-            raise _invalid("params must be an object", id_)
-        params = {}
-    elif type(params) is not dict:
+    try:
+        params: Any = obj["params"]
+    except KeyError:
+        return id_, verb, {}
+    if type(params) is not dict:
         raise _invalid("params must be an object", id_)
-    return _make_request(id_, verb, params)
+    return id_, verb, params
+
+
+def parse_request(line: bytes) -> Request:
+    """Parse one request line (without its ``\\n``); violations carry ``.id`` when readable."""
+    return _make_request(*read_request(line))
 
 
 def encode_ok(id: int | str, value: Any) -> bytes:

@@ -20,6 +20,7 @@ __all__ = (
     "ensure_runtime_dir",
     "env_var_for",
     "lock_path",
+    "open_runtime_dir",
     "resolve_socket_path",
     "validate_tool_name",
     "verify_runtime_dir",
@@ -96,16 +97,7 @@ def _insecure(path: str, problem: str, message: str) -> VenomError:
     )
 
 
-def verify_runtime_dir(path: str) -> None:
-    """Check with ``lstat`` that ``path`` is a real directory of ours with mode ``0700`` at most.
-
-    Raises ``denied.insecure_path`` with ``data.problem`` one of ``missing``, ``symlink``,
-    ``not_a_directory``, ``owner`` or ``mode`` (RFC-0002 2.4).
-    """
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        raise _insecure(path, "missing", "runtime directory does not exist") from None
+def _check_stat(path: str, st: os.stat_result) -> None:
     if stat.S_ISLNK(st.st_mode):
         raise _insecure(path, "symlink", "runtime directory is a symlink")
     if not stat.S_ISDIR(st.st_mode):
@@ -117,20 +109,54 @@ def verify_runtime_dir(path: str) -> None:
         raise _insecure(path, "mode", f"runtime directory has mode {mode:04o}, expected 0700")
 
 
-def ensure_runtime_dir(path: str) -> None:
-    """Create ``path`` with mode ``0700`` if missing (parents with default modes), then verify it.
+def verify_runtime_dir(path: str) -> None:
+    """Check with ``lstat`` that ``path`` is a real directory of ours with mode ``0700`` at most.
 
-    Only the last component gets ``0700``; an existing directory is never re-moded, so a wrong
-    one is reported by `verify_runtime_dir` rather than silently fixed.
+    Raises ``denied.insecure_path`` with ``data.problem`` one of ``missing``, ``symlink``,
+    ``not_a_directory``, ``owner`` or ``mode`` (RFC-0002 2.4).
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise _insecure(path, "missing", "runtime directory does not exist") from None
+    _check_stat(path, st)
+
+
+def open_runtime_dir(path: str) -> int:
+    """Create ``path`` with mode ``0700`` if missing, open it and verify what was opened.
+
+    Returns a descriptor of the directory (``O_DIRECTORY | O_NOFOLLOW``, close-on-exec): the
+    daemon does everything under it relative to that descriptor, so the checked directory is
+    the one used even if the path is swapped afterwards. Only the last component gets
+    ``0700`` (parents get default modes); an existing directory is never re-moded, so a wrong
+    one is reported, not silently fixed (rfcs/0002-wire-decisions.md D-W20).
     """
     parent = os.path.dirname(path.rstrip("/"))
     if parent:
         os.makedirs(parent, exist_ok=True)
     try:
         os.mkdir(path, 0o700)
+        created = True
     except FileExistsError:
-        pass
-    else:
-        # The umask can only narrow the mode; chmod makes it exactly 0700 (owner must use it).
-        os.chmod(path, 0o700)
-    verify_runtime_dir(path)
+        created = False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise _insecure(path, "missing", "runtime directory does not exist") from None
+    except OSError:  # ELOOP (a symlink) or ENOTDIR: say which, from lstat
+        verify_runtime_dir(path)
+        raise
+    try:
+        if created:
+            # The umask can only narrow the mode; make it exactly 0700 (the owner must use it).
+            os.fchmod(fd, 0o700)
+        _check_stat(path, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def ensure_runtime_dir(path: str) -> None:
+    """`open_runtime_dir`, for callers that only need the directory to exist and pass 2.4."""
+    os.close(open_runtime_dir(path))

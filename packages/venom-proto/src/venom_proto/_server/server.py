@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
 import signal
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import nullcontext
 from typing import Any
 
 import anyio
 
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 
+from .accept import Acceptor
 from .api import FrameHandler, Verb
-from .config import CORE_CAPS, CORE_VERBS, OnCall, ServerConfig
-from .connection import ServerConnection
+from .config import CORE_CAPS, CORE_VERBS, OnCall, ServerConfig, default_max_connections
+from .log_queue import queued_logging
 from .paths import resolve_socket_path, validate_tool_name
-from .startup import start_listening
+from .shared import Daemon
+from .startup import Listener, start_listening
 
 __all__ = ("Server",)
 
@@ -30,11 +32,18 @@ class Server:
 
     ``verbs`` maps wire names to `Verb`; ``hello``, ``cancel`` and ``ping`` are built in and
     cannot be given. The advertised capabilities are ``cancel``, ``caps``, and every capability
-    named by a verb or frame handler. ``idle_timeout`` closes a connection that sends nothing;
-    ``hello_timeout`` one whose binary ``HELLO`` is late (RFC-0002 3). A connection with more
-    unread output than ``max_write_buffer`` (raised to two max_frame messages if smaller) is
-    closed (4.3); one with ``max_inflight`` running async calls is not read from until half of
-    them finish. ``backlog`` is the listen queue.
+    named by a verb or frame handler.
+
+    Deadlines (RFC-0002 3, rfcs/0002-wire-decisions.md D-W16): ``idle_timeout`` for the first
+    byte, ``hello_timeout`` for a binary ``HELLO``, ``message_timeout`` for any message once
+    begun. Per connection: ``max_frame``; ``max_write_buffer`` unsent bytes (raised to two
+    max_frame messages if smaller) before a slow reader is dropped (4.3); ``max_inflight``
+    calls awaiting a reply, past which new calls get ``unavailable.too_many_calls`` while
+    ``ping``, ``cancel`` and replies keep flowing. Per daemon: ``max_connections`` (the next
+    peer gets ``unavailable.too_many_connections``; by default the descriptor limit less 64,
+    at most 4096), ``max_calls`` in flight, ``max_input``
+    bytes of received input held and ``max_output`` bytes of unsent output (past either, the
+    connection holding the most is dropped). ``backlog`` is the listen queue.
     """
 
     def __init__(
@@ -50,8 +59,13 @@ class Server:
         on_call: OnCall | None = None,
         idle_timeout: float = 10.0,
         hello_timeout: float = 10.0,
+        message_timeout: float = 10.0,
         max_write_buffer: int = 8 * 1024 * 1024,
         max_inflight: int = 1024,
+        max_connections: int | None = None,
+        max_calls: int = 16384,
+        max_input: int = 64 * 1024 * 1024,
+        max_output: int = 128 * 1024 * 1024,
         backlog: int = 1024,
     ) -> None:
         validate_tool_name(tool)
@@ -73,12 +87,18 @@ class Server:
             on_call=on_call,
             idle_timeout=idle_timeout,
             hello_timeout=hello_timeout,
+            message_timeout=message_timeout,
             max_write_buffer=max_write_buffer,
             max_inflight=max_inflight,
+            max_connections=(
+                default_max_connections() if max_connections is None else max_connections
+            ),
+            max_calls=max_calls,
+            max_input=max_input,
+            max_output=max_output,
         )
         self.backlog = backlog
-        self._connections: set[ServerConnection] = set()
-        self._ids = itertools.count(1)
+        self._daemon: Daemon | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._stop_requested = False
@@ -87,7 +107,7 @@ class Server:
     @property
     def connection_count(self) -> int:
         """Connections currently open."""
-        return len(self._connections)
+        return 0 if self._daemon is None else len(self._daemon.connections)
 
     def serve_forever(self, socket_path: str | None = None) -> None:
         """Run the server in a new event loop until SIGTERM/SIGINT or `stop`."""
@@ -103,44 +123,59 @@ class Server:
         ready: Callable[[str], Any] | None = None,
         on_locked: Callable[[str], Any] | None = None,
         handle_signals: bool = True,
+        queue_logs: bool | None = None,
     ) -> None:
         """Start up (2.5 steps 1-5), serve until stopped, then shut down cleanly (steps 7-8).
 
         ``socket_path`` defaults to the resolved path for the tool (2.3); ``ready`` is called with
         it once the socket listens; ``on_locked`` once the lock is held, before the socket exists
-        (see `start_listening`). Start-up failures raise `VenomError`. Signal handlers for
-        SIGTERM and SIGINT are installed only when running in the main thread.
+        (see `start_listening`). Start-up failures raise `VenomError`. In the main thread (and
+        unless ``handle_signals`` is false), SIGTERM and SIGINT stop the server from before the
+        socket exists, and the root logger writes through a queue that never blocks the loop
+        (``queue_logs`` forces that on or off).
         """
         path = socket_path or resolve_socket_path(self.config.tool)
-        listener = start_listening(path, self.backlog, on_locked)
         loop = self._loop = asyncio.get_running_loop()
-        self._stop = asyncio.Event()
+        stop = self._stop = asyncio.Event()
         self._stopped.clear()
         if self._stop_requested:
-            self._stop.set()
-        signals = handle_signals and threading.current_thread() is threading.main_thread()
+            stop.set()
+        owned = threading.current_thread() is threading.main_thread()
+        signals = handle_signals and owned
+        logs = queued_logging() if (owned if queue_logs is None else queue_logs) else nullcontext()
         try:
-            server = await loop.create_unix_server(
-                self._new_connection, sock=listener.sock, backlog=self.backlog
-            )
+            # Handlers first: a SIGTERM arriving once clients can connect must stop us cleanly.
             if signals:
                 for sig in (signal.SIGTERM, signal.SIGINT):
-                    loop.add_signal_handler(sig, self._stop.set)
-            try:
-                if ready is not None:
-                    ready(path)
-                await self._stop.wait()
-            finally:
-                server.close()
-                with anyio.CancelScope(shield=True):
-                    await self._close_connections()
+                    loop.add_signal_handler(sig, stop.set)
+            with logs:
+                listener = start_listening(path, self.backlog, on_locked)
+                try:
+                    await self._serve(listener, path, ready)
+                finally:
+                    listener.close()
         finally:
             if signals:
                 for sig in (signal.SIGTERM, signal.SIGINT):
                     loop.remove_signal_handler(sig)
-            listener.close()
             self._stop_requested = False
             self._stopped.set()
+
+    async def _serve(
+        self, listener: Listener, path: str, ready: Callable[[str], Any] | None
+    ) -> None:
+        assert self._stop is not None
+        daemon = self._daemon = Daemon(self.config)
+        acceptor = Acceptor(listener.sock, daemon)
+        acceptor.start()
+        try:
+            if ready is not None and not self._stop.is_set():
+                ready(path)
+            await self._stop.wait()
+        finally:
+            acceptor.close()
+            with anyio.CancelScope(shield=True):
+                await self._close_connections(daemon)
 
     def stop(self, timeout: float | None = 10.0) -> None:
         """Ask a running server to shut down; safe from signal handlers and any thread.
@@ -165,11 +200,8 @@ class Server:
             return
         self._stopped.wait(timeout)
 
-    def _new_connection(self) -> ServerConnection:
-        return ServerConnection(self.config, next(self._ids), self._connections)
-
-    async def _close_connections(self) -> None:
-        conns = list(self._connections)
+    async def _close_connections(self, daemon: Daemon) -> None:
+        conns = list(daemon.connections)
         for conn in conns:
             conn.shutdown("daemon shutting down")
         pending = [c.closed for c in conns if not c.closed.done()]

@@ -1,4 +1,11 @@
-"""The serve start-up and clean shutdown sequence of RFC-0002 2.5: lock, stale socket, bind."""
+"""The serve start-up and clean shutdown sequence of RFC-0002 2.5: lock, stale socket, bind.
+
+The runtime directory is opened once and checked through its descriptor; the lock file, the
+stale-socket check, the unlink and the chmod happen relative to it and none of them follows a
+symlink. ``bind`` alone takes the path (the kernel records the name it is given, and tools show
+it), and the socket it made is then checked, through the descriptor, to be the one in the
+checked directory (rfcs/0002-wire-decisions.md D-W30).
+"""
 
 from __future__ import annotations
 
@@ -12,82 +19,112 @@ from collections.abc import Callable
 
 from venom_proto._core.errors import VenomError
 
-from .paths import check_path_length, ensure_runtime_dir, lock_path
+from .paths import check_path_length, lock_path, open_runtime_dir
 
 __all__ = ("Listener", "acquire_lock", "bind_listener", "remove_stale_socket", "start_listening")
 
 
-def acquire_lock(path: str) -> int:
-    """Open and ``flock`` the lock file (step 2); a live daemon gives ``conflict.already_running``.
+def acquire_lock(name: str, dir_fd: int, shown: str) -> int:
+    """Open and ``flock`` the lock file ``name`` in ``dir_fd`` (step 2; never via a symlink).
 
-    Returns the open descriptor, which holds the lock until it is closed (or the process dies).
+    A live daemon gives ``conflict.already_running``. Returns the open descriptor, which holds
+    the lock until it is closed (or the process dies). ``shown`` is the path for messages.
     """
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
     except OSError as exc:
         raise VenomError(
-            "failed.lock", f"cannot open lock file {path}: {exc.strerror}", {"lock": path}
+            "failed.lock", f"cannot open lock file {shown}: {exc.strerror}", {"lock": shown}
         ) from None
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise VenomError("failed.lock", f"{shown} is not a regular file", {"lock": shown})
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
         os.close(fd)
         if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
             raise VenomError(
-                "conflict.already_running", "another daemon holds the lock", {"lock": path}
+                "conflict.already_running", "another daemon holds the lock", {"lock": shown}
             ) from None
         raise VenomError(
-            "failed.lock", f"cannot lock {path}: {exc.strerror}", {"lock": path}
+            "failed.lock", f"cannot lock {shown}: {exc.strerror}", {"lock": shown}
         ) from None
+    except BaseException:
+        os.close(fd)
+        raise
     return fd
 
 
-def remove_stale_socket(path: str) -> None:
+def remove_stale_socket(name: str, dir_fd: int, shown: str) -> None:
     """With the lock held (step 3): unlink a leftover socket; refuse anything that is not one."""
     try:
-        st = os.lstat(path)
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
     except FileNotFoundError:
         return
     if not stat.S_ISSOCK(st.st_mode):
         raise VenomError(
             "conflict.not_a_socket",
-            f"{path} exists and is not a socket; not touching it",
-            {"socket": path},
+            f"{shown} exists and is not a socket; not touching it",
+            {"socket": shown},
         )
     # The lock is ours, so no daemon is listening here: the socket is stale.
-    os.unlink(path)
+    os.unlink(name, dir_fd=dir_fd)
 
 
-def bind_listener(path: str, backlog: int = 1024) -> socket.socket:
-    """Bind and listen on ``path`` with mode ``0600`` and no wider window (step 4)."""
+def bind_listener(name: str, dir_fd: int, shown: str, backlog: int = 1024) -> socket.socket:
+    """Bind and listen on ``name`` in ``dir_fd`` with mode ``0600`` and no wider window (step 4)."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         # umask is process-wide; 0177 makes bind create the inode as 0600 from the start.
         old_umask = os.umask(0o177)
         try:
-            sock.bind(path)
+            # By path: the kernel keeps the name given, and `ss -x` or /proc/net/unix show it.
+            sock.bind(shown)
         finally:
             os.umask(old_umask)
-        os.chmod(path, 0o600)
+        _same_file(name, dir_fd, shown)
+        try:
+            # fchmodat(AT_SYMLINK_NOFOLLOW): refuses (ValueError) rather than follow a symlink.
+            os.chmod(name, 0o600, dir_fd=dir_fd, follow_symlinks=False)
+        except (NotImplementedError, ValueError):
+            st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if not stat.S_ISSOCK(st.st_mode) or stat.S_IMODE(st.st_mode) != 0o600:
+                raise OSError(errno.EPERM, "the socket was replaced while binding") from None
         sock.listen(backlog)
         sock.setblocking(False)
     except OSError as exc:
         sock.close()
         raise VenomError(
-            "failed.bind", f"cannot listen on {path}: {exc.strerror}", {"socket": path}
+            "failed.bind", f"cannot listen on {shown}: {exc.strerror}", {"socket": shown}
         ) from None
     return sock
+
+
+def _same_file(name: str, dir_fd: int, shown: str) -> None:
+    """The socket just bound at ``shown`` must be ``name`` in the checked directory."""
+    here = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    there = os.stat(shown, follow_symlinks=False)
+    if not stat.S_ISSOCK(here.st_mode) or (here.st_dev, here.st_ino) != (
+        there.st_dev,
+        there.st_ino,
+    ):
+        raise OSError(errno.EPERM, "the runtime directory was replaced while binding")
 
 
 class Listener:
     """A listening socket plus the lock that makes it ours; `close` is shutdown step 8."""
 
-    __slots__ = ("_lock_fd", "lock_path", "path", "sock")
+    __slots__ = ("_dir_fd", "_lock_fd", "_name", "lock_path", "path", "sock")
 
-    def __init__(self, path: str, sock: socket.socket, lock_fd: int, lock_file: str) -> None:
+    def __init__(
+        self, path: str, sock: socket.socket, dir_fd: int, lock_fd: int, lock_file: str
+    ) -> None:
         self.path = path
         self.sock = sock
         self.lock_path = lock_file
+        self._name = os.path.basename(path)
+        self._dir_fd = dir_fd
         self._lock_fd = lock_fd
 
     def close(self) -> None:
@@ -96,9 +133,10 @@ class Listener:
             return
         self.sock.close()
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)
+            os.unlink(self._name, dir_fd=self._dir_fd)
         os.close(self._lock_fd)
-        self._lock_fd = -1
+        os.close(self._dir_fd)
+        self._lock_fd = self._dir_fd = -1
 
 
 def _write_pid(fd: int) -> None:
@@ -129,20 +167,26 @@ def start_listening(
 
 def _start(path: str, backlog: int, on_locked: Callable[[str], object] | None) -> Listener:
     check_path_length(path)
-    ensure_runtime_dir(os.path.dirname(os.path.abspath(path)))
-    lock_file = lock_path(path)
-    fd = acquire_lock(lock_file)
+    dir_fd = open_runtime_dir(os.path.dirname(os.path.abspath(path)))
     try:
-        remove_stale_socket(path)
+        lock_file = lock_path(path)
+        lock_fd = acquire_lock(os.path.basename(lock_file), dir_fd, lock_file)
+    except BaseException:
+        os.close(dir_fd)
+        raise
+    name = os.path.basename(path)
+    try:
+        remove_stale_socket(name, dir_fd, path)
         if on_locked is not None:
             on_locked(path)
-        sock = bind_listener(path, backlog)
+        sock = bind_listener(name, dir_fd, path, backlog)
     except BaseException:
-        os.close(fd)
+        os.close(lock_fd)
+        os.close(dir_fd)
         raise
-    listener = Listener(path, sock, fd, lock_file)
+    listener = Listener(path, sock, dir_fd, lock_fd, lock_file)
     try:
-        _write_pid(fd)
+        _write_pid(lock_fd)
     except OSError:
         listener.close()
         raise

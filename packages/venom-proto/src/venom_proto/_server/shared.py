@@ -1,0 +1,41 @@
+"""What the connections of one running server share: its settings, registry and budgets."""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from venom_proto._core.server_settings import CallBudget
+
+from .budget import MemoryBudget
+from .config import ServerConfig
+from .trim import Trimmer
+
+if TYPE_CHECKING:
+    from .connection import SocketConnection
+
+__all__ = ("Daemon",)
+
+
+class Daemon:
+    """One serving run of a `Server`: its open connections and daemon-wide budgets."""
+
+    __slots__ = ("_ids", "calls", "config", "connections", "memory")
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        #: Calls in flight across every connection (``max_calls``).
+        self.calls = CallBudget(config.max_calls)
+        self.memory = MemoryBudget(config.max_input, config.max_output, Trimmer().released)
+        #: Connections open or being set up: what ``max_connections`` bounds.
+        self.connections: set[SocketConnection] = set()
+        self._ids = itertools.count(1)
+
+    @property
+    def open_count(self) -> int:
+        """Connections open or being set up."""
+        return len(self.connections)
+
+    def next_id(self) -> int:
+        """A fresh connection id."""
+        return next(self._ids)
