@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -221,7 +223,10 @@ def test_random_argv_never_ends_in_a_traceback(daemon: EchoDaemon) -> None:
 
 
 def test_ping_against_a_mute_daemon_ends_within_the_bound(tmp_path: Path) -> None:
-    path = f"/tmp/vkmute{os.getpid()}.sock"
+    # A private directory: the client checks an overridden socket's directory too (§2.4).
+    private = tempfile.mkdtemp(prefix="vkm", dir="/tmp")
+    os.chmod(private, 0o700)
+    path = os.path.join(private, "m.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)  # connections complete in the backlog; nothing ever answers
@@ -239,4 +244,4 @@ def test_ping_against_a_mute_daemon_ends_within_the_bound(tmp_path: Path) -> Non
         assert took < 1 + 5
     finally:
         listener.close()
-        os.unlink(path)
+        shutil.rmtree(private)

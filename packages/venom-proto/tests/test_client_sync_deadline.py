@@ -46,16 +46,19 @@ class Fake:
         self.threads: list[threading.Thread] = []
         self.stop = threading.Event()
 
-    def serve(self, script: Script, *, after: float = 0.0) -> None:
+    def serve(self, *scripts: Script, after: float = 0.0) -> None:
+        """Accept one connection per script, in order, on one thread (so the order is fixed)."""
+
         def main() -> None:
             if self.stop.wait(after):
                 return
-            conn, _ = self.listener.accept()
-            with conn:
-                conn.settimeout(WAIT)
-                # The client gave up and closed: that is what several tests want.
-                with contextlib.suppress(OSError):
-                    script(conn)
+            for script in scripts:
+                conn, _ = self.listener.accept()
+                with conn:
+                    conn.settimeout(WAIT)
+                    # The client gave up and closed: that is what several tests want.
+                    with contextlib.suppress(OSError):
+                        script(conn)
 
         thread = threading.Thread(target=main, daemon=True)
         thread.start()
@@ -161,8 +164,8 @@ def test_a_backlog_that_frees_up_in_time_connects(sock_path: str) -> None:
         read_line(conn)
 
     try:
-        server.serve(lambda conn: None, after=0.1)  # accepts the filler after 100 ms
-        server.serve(answer, after=0.1)
+        # After 100 ms: the filler first (it holds the backlog), then the client.
+        server.serve(lambda conn: None, answer, after=0.1)
         with connect(sock_path, connect_timeout=WAIT) as client:
             assert client.hello_result["server"]["name"] == "f"
     finally:
