@@ -27,7 +27,7 @@ VALIDATION_FLOOR = 0.5
 
 
 def validation_rows() -> list[Row]:
-    """Row 7 from bench_validation.run() (another engineer's module)."""
+    """Row 7 from bench_validation.run()."""
     from bench import bench_validation
 
     r = bench_validation.run()

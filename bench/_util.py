@@ -222,8 +222,12 @@ def echo_argv(sock: str) -> list[str]:
     return [str(VENV_BIN / "venom-echo"), "serve", "--socket", sock]
 
 
+#: The bare server as a daemon (no schema, registry or product): venom-proto's test fixture.
+DEMO_DAEMON = ROOT / "packages" / "venom-proto" / "tests" / "demo_daemon.py"
+
+
 def demo_argv(sock: str) -> list[str]:
-    return [PYTHON, "-m", "venom_proto.demo", "--socket", sock]
+    return [PYTHON, str(DEMO_DAEMON), "--socket", sock]
 
 
 def baseline_argv(sock: str) -> list[str]:

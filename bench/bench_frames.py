@@ -1,9 +1,10 @@
 """Binary frames: 64 KiB ECHO_BYTES frames with 8 in flight vs a plain Python byte echo.
 
-Ours is the binary envelope (RFC-0002 5) on ``venom-echo serve`` and on the
-``venom_proto.demo`` daemon; the baseline is ``bench/baseline_bytes.py``, a process that
-``recv_into``/``sendall``s raw bytes over a Unix socket with no framing. The load client (its
-own process) sends the same 64 KiB chunks, keeping 8 outstanding, in both cases.
+Ours is the binary envelope (RFC-0002 5) on ``venom-echo serve`` and on venom-proto's demo
+daemon (``packages/venom-proto/tests/demo_daemon.py``); the baseline is
+``bench/baseline_bytes.py``, a process that ``recv_into``/``sendall``s raw bytes over a Unix
+socket with no framing. The load client (its own process) sends the same 64 KiB chunks,
+keeping 8 outstanding, in both cases.
 """
 
 from __future__ import annotations

@@ -112,12 +112,11 @@ async def _direct_latencies(sock: str) -> tuple[list[float], list[float]]:
 def run() -> dict[str, float]:
     """Medians in milliseconds (see the module docstring)."""
     sys.path.insert(0, str(ROOT))
-    from bench._util import daemon, short_tmpdir
+    from bench._util import daemon, demo_argv, short_tmpdir
 
     with short_tmpdir() as tmp:
         sock = str(tmp / "venom-echo.sock")
-        argv = [sys.executable, "-m", "venom_proto.demo", "--socket", sock]
-        with daemon(argv, sock):
+        with daemon(demo_argv(sock), sock):
             mcp = _mcp_latencies(sock)
             kept, fresh = anyio.run(_direct_latencies, sock)
             starts = []

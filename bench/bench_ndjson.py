@@ -1,10 +1,11 @@
 """NDJSON echo: pipelined throughput, sequential round trips and 100 concurrent clients.
 
 Three daemons run side by side: ``venom-echo serve`` (the product: hello, grants, params and
-result validation, events), the ``venom_proto.demo`` daemon (the bare server with one echo
-verb) and ``bench/baseline_server.py`` (asyncio Protocol + orjson, no checks at all). Each
-round measures every daemon once, in turn, with the load client in its own process; a row
-reports the median over the rounds, so a burst of load elsewhere hits all three alike.
+result validation, events), venom-proto's demo daemon (the bare server with one echo verb,
+``packages/venom-proto/tests/demo_daemon.py``) and ``bench/baseline_server.py`` (asyncio
+Protocol + orjson, no checks at all). Each round measures every daemon once, in turn, with the
+load client in its own process; a row reports the median over the rounds, so a burst of load
+elsewhere hits all three alike.
 """
 
 from __future__ import annotations

@@ -36,8 +36,9 @@ TIMEOUT = 20.0
 #: The modules a CLI verb call imports (console script, generated CLI, client, validators).
 CLI_MODULES = (
     "venom_echo.__main__",
+    "venom_gen.binary",
     "venom_gen.cli",
-    "venom_gen.cli._call",
+    "venom_proto.conventions",
     "venom_proto.sync_client",
     "venom_schema.runtime",
 )

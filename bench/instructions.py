@@ -17,13 +17,19 @@ figures include and should have subtracted.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import socket
 import sys
 import tempfile
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from venom_proto import Server
 
 CHUNK = int(os.environ.get("BENCH_CHUNK", "65536"))
+DEMO_DAEMON = Path(__file__).resolve().parents[1] / "packages/venom-proto/tests/demo_daemon.py"
 HELLO = b'{"id":0,"verb":"hello","params":{"proto":[1]}}\n'
 
 
@@ -66,28 +72,24 @@ def requests(n: int) -> bytes:
     )
 
 
-def protocol_for(kind: str, sock: socket.socket) -> asyncio.Protocol:
+def protocol_for(kind: str) -> asyncio.Protocol:
     if kind == "baseline":
         from bench.baseline_server import Echo
 
         return Echo()
-    from venom_proto._server.api import ConnectionInfo
-    from venom_proto._server.connection import SocketConnection
-    from venom_proto._server.peercred import peer_credentials
-    from venom_proto._server.shared import Daemon
-
     if kind == "demo":
-        from venom_proto.demo import build_server
-
-        server = build_server()
+        spec = importlib.util.spec_from_file_location("demo_daemon", DEMO_DAEMON)
+        assert spec is not None
+        assert spec.loader is not None
+        demo = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(demo)
+        server: Server = demo.build_server()
     else:
         from venom_echo.product import PRODUCT
-        from venom_gen.daemon.app import App
+        from venom_gen.daemon import App
 
         server = App(PRODUCT, tempfile.mktemp(suffix=".sock")).server()
-    creds = peer_credentials(sock)
-    assert creds is not None
-    return SocketConnection(Daemon(server.config), ConnectionInfo.from_peer(1, creds))
+    return server.in_process_protocol()
 
 
 async def main(kind: str, n: int) -> int:
@@ -95,7 +97,7 @@ async def main(kind: str, n: int) -> int:
     if kind == "none":  # only building the input: subtract this from the others
         return len(data)
     ours, theirs = socket.socketpair()
-    protocol = protocol_for(kind, ours)
+    protocol = protocol_for(kind)
     transport = MemoryTransport(ours)
     protocol.connection_made(transport)
     feed = protocol.data_received

@@ -128,8 +128,8 @@ def test_metadata_defects_are_reported(
 
 
 def test_a_wheel_missing_a_module_fails_the_contents_check(built: Checker, tmp_path: Path) -> None:
-    broken = _rewrite(built.wheels[PROTO.name], tmp_path, drop="venom_proto/_core/_stdjson.py")
-    assert check_wheel(PROTO, broken) == ["venom_proto/_core/_stdjson.py is not in the wheel"]
+    broken = _rewrite(built.wheels[PROTO.name], tmp_path, drop="venom_proto/stdjson.py")
+    assert check_wheel(PROTO, broken) == ["venom_proto/stdjson.py is not in the wheel"]
 
 
 def test_a_wheel_missing_a_module_fails_its_installed_tests(built: Checker) -> None:
@@ -138,7 +138,7 @@ def test_a_wheel_missing_a_module_fails_its_installed_tests(built: Checker) -> N
     stash = built.out / "stash"
     stash.mkdir()
     os.replace(wheel, stash / wheel.name)
-    _rewrite(stash / wheel.name, wheel.parent, drop="venom_proto/_core/_stdjson.py")
+    _rewrite(stash / wheel.name, wheel.parent, drop="venom_proto/stdjson.py")
     report = Report(PROTO)
     try:
         built.alone(PROTO, report)
@@ -148,7 +148,7 @@ def test_a_wheel_missing_a_module_fails_its_installed_tests(built: Checker) -> N
     assert (step, ok) == ("alone", False)
     assert "error" in detail or "failed" in detail, detail  # the tests failed, not the install
     log = (built.logs / "venom-proto-pytest.log").read_text()
-    assert "No module named 'venom_proto._core._stdjson'" in log
+    assert "No module named 'venom_proto.stdjson'" in log
 
 
 def test_installed_files_are_compared_with_the_wheel(built: Checker, tmp_path: Path) -> None:

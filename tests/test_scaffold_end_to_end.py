@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from venom_gen.scaffold import scaffold_product
+from venom_gen.build.scaffold import scaffold_product
 
 
 def test_scaffolded_project_passes_its_own_tests(tmp_path: Path) -> None:

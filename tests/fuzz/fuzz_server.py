@@ -14,18 +14,20 @@ from typing import Any
 
 import orjson
 
-from venom_proto._core.errors import VenomError
-from venom_proto._core.frames import CONTROL, HEADER
-from venom_proto._core.ids import is_valid_id
-from venom_proto._core.server_connection import ServerConnection
-from venom_proto._core.server_events import (
+from venom_proto.sansio import (
+    CONTROL,
+    HEADER,
     NEED_DATA,
     PAUSED,
     PENDING,
     CallStarted,
     ConnectionClosed,
+    ServerConnection,
+    ServerSettings,
+    VenomError,
+    VerbSpec,
+    is_valid_id,
 )
-from venom_proto._core.server_settings import ServerSettings, VerbSpec
 
 __all__ = ("check_output", "serve")
 

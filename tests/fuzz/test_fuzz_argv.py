@@ -18,10 +18,12 @@ from fuzz_kit import Fuzz, rand_int, rand_json, rand_text
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
-from venom_gen.cli._argv import ArgvError, Invocation, parse_argv
-from venom_gen.cli._tree import build_tree, flag_for
-from venom_proto._core.errors import VenomError
+from venom_gen.cli import ArgvError, Invocation, build_tree, parse_argv
+from venom_proto import VenomError
+from venom_schema.model import Model, Verb
+from venom_schema.names import flag_name as flag_for
 from venom_schema.runtime import CompiledVerb, compile_verb
+from venom_schema.surfaces import verbs_on
 
 TARGET = "argv"
 PER_EXAMPLE = 40
@@ -33,9 +35,9 @@ MODEL_PATH = (
     / "venom_echo"
     / "verbs.model.json"
 )
-MODEL: dict[str, Any] = json.loads(MODEL_PATH.read_text())
+MODEL: Model = json.loads(MODEL_PATH.read_text())
 TREE = build_tree(MODEL)
-VERBS = [v for v in MODEL["verbs"] if v.get("dispatch") != "transport"]
+VERBS = verbs_on(MODEL, "cli")
 COMPILED: dict[str, CompiledVerb] = {v["name"]: compile_verb(v) for v in MODEL["verbs"]}
 COMMANDS = sorted({tok for v in VERBS for tok in v["name"].replace("_", "-").split(".")})
 FLAGS = sorted({flag_for(p["name"]) for v in MODEL["verbs"] for p in v["params"]})
@@ -111,7 +113,7 @@ def check_params(verb: CompiledVerb, params: Any) -> None:
         assert name in out or not ("default" in field or field["required"]), name
 
 
-def rand_params(rng: random.Random, verb: dict[str, Any]) -> Any:
+def rand_params(rng: random.Random, verb: Verb) -> Any:
     """Params for ``verb``: real names with random or edge values, extra names, or no object."""
     if rng.random() < 0.05:
         return rand_json(rng)

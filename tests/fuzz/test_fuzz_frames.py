@@ -20,8 +20,7 @@ from fuzz_server import check_output, serve
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
-from venom_proto._core.errors import ProtocolViolation
-from venom_proto._core.frames import (
+from venom_proto.sansio import (
     CLOSE,
     CONTROL,
     HARD_MAX_FRAME,
@@ -30,6 +29,7 @@ from venom_proto._core.frames import (
     PING,
     Frame,
     FrameDecoder,
+    ProtocolViolation,
     encode_frame,
     select_protocol,
 )

@@ -19,9 +19,7 @@ from fuzz_server import check_output, serve
 from hypothesis import given, seed
 from hypothesis import strategies as st
 
-from venom_proto._core.errors import ProtocolViolation
-from venom_proto._core.messages import Request, parse_request
-from venom_proto._core.ndjson import LineDecoder
+from venom_proto.sansio import LineDecoder, ProtocolViolation, Request, parse_request
 
 TARGET = "ndjson"
 #: Inputs (one decoder stream each) tried per hypothesis example.

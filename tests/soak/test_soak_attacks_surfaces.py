@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from soak_kit import FIGURES, TIMEOUT, EchoDaemon, scale
 
-from venom_mcp._lines import MAX_LINE
+from venom_mcp.adapter import MAX_LINE
 
 _BIN = Path(sys.executable).parent
 MIB = 1024 * 1024

@@ -6,16 +6,16 @@ from pathlib import Path
 
 import pytest
 
+from venom_gen.build.artifacts import all_artifacts
+from venom_gen.build.scaffold import scaffold_product
 from venom_gen.daemon.app import App
-from venom_gen.devcli.artifacts import all_artifacts
-from venom_gen.scaffold import scaffold_product
 from venom_notes.handlers import handlers
 from venom_notes.product import MODEL_PATH, PRODUCT
 from venom_notes.store import NoteStore
+from venom_proto.conventions import load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import load_manifest
-from venom_schema.model_cache import read_cache_info, read_model
-from venom_schema.registry import daemon_verbs
+from venom_schema.surfaces import verbs_on
 
 PACKAGE = Path(MODEL_PATH).parent
 REGENERATE = "regenerate: venom-gen all {0}/verbs.zon --out {0}/generated --prune".format(
@@ -26,8 +26,8 @@ REGENERATE = "regenerate: venom-gen all {0}/verbs.zon --out {0}/generated --prun
 def test_committed_model_is_fresh() -> None:
     """RFC-0004 §7: verbs.model.json is what verbs.zon normalizes to, digest included."""
     model = load_manifest(PACKAGE / "verbs.zon")
-    assert read_model(MODEL_PATH) == model, REGENERATE
-    assert read_cache_info(MODEL_PATH)["digest"] == digest(model)
+    assert load_model(MODEL_PATH) == model, REGENERATE
+    assert load_cache_info(MODEL_PATH)["digest"] == digest(model)
 
 
 def test_generated_docs_are_fresh() -> None:
@@ -49,12 +49,12 @@ def test_every_daemon_verb_has_exactly_one_handler(tmp_path: Path) -> None:
         bound = set(handlers(app, store)) | set(app.shared_handlers())
     finally:
         store.close()
-    assert bound == {v["name"] for v in daemon_verbs(app.model)}
+    assert bound == {v["name"] for v in verbs_on(app.model, "daemon")}
 
 
 def test_grants_are_as_designed() -> None:
     """RFC-0004 §2: writes need the write grant, reads only read."""
-    grants = {v["name"]: v["grant"] for v in read_model(MODEL_PATH)["verbs"]}
+    grants = {v["name"]: v["grant"] for v in load_model(MODEL_PATH)["verbs"]}
     assert {name: grants[name] for name in grants if name.startswith("note.")} == {
         "note.add": "write",
         "note.get": "read",

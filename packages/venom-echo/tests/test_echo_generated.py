@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from venom_echo.product import MODEL_PATH
-from venom_gen.devcli.artifacts import all_artifacts
+from venom_gen.build.artifacts import all_artifacts
 from venom_schema.manifest import load_manifest
 
 PACKAGE = Path(MODEL_PATH).parent

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 from venom_echo.product import MODEL_PATH, PRODUCT
+from venom_proto.conventions import load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import load_manifest
-from venom_schema.model_cache import read_cache_info, read_model
-from venom_schema.registry import daemon_verbs
+from venom_schema.surfaces import verbs_on
 
 ZON = Path(MODEL_PATH).with_name("verbs.zon")
 
@@ -17,13 +17,13 @@ ZON = Path(MODEL_PATH).with_name("verbs.zon")
 def test_committed_model_is_fresh() -> None:
     """verbs.model.json is what verbs.zon normalizes to today (regenerate: nox -s generate)."""
     model = load_manifest(ZON)
-    assert read_model(MODEL_PATH) == model
-    assert read_cache_info(MODEL_PATH)["digest"] == digest(model)
+    assert load_model(MODEL_PATH) == model
+    assert load_cache_info(MODEL_PATH)["digest"] == digest(model)
 
 
 def test_rfc_echo_verb_is_unchanged() -> None:
     """RFC-0004 §1: the echo verb is the RFC's, member for member."""
-    echo = next(v for v in read_model(MODEL_PATH)["verbs"] if v["name"] == "echo")
+    echo = next(v for v in load_model(MODEL_PATH)["verbs"] if v["name"] == "echo")
     assert echo["params"] == [
         {
             "name": "text",
@@ -52,10 +52,10 @@ def test_every_daemon_verb_has_exactly_one_handler(tmp_path: Path) -> None:
     from venom_echo.handlers import handlers
     from venom_gen.daemon.app import App
 
-    model = read_model(MODEL_PATH)
+    model = load_model(MODEL_PATH)
     app = App(PRODUCT, str(tmp_path / "x.sock"))
     bound = set(handlers(app)) | set(app.shared_handlers())
-    assert bound == {v["name"] for v in daemon_verbs(model)}
+    assert bound == {v["name"] for v in verbs_on(model, "daemon")}
 
 
 def test_model_file_is_plain_json_readable_without_venom() -> None:

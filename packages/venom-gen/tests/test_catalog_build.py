@@ -11,7 +11,8 @@ import pytest
 
 from venom_gen._model import GenerationError
 from venom_gen.catalog import build_catalog
-from venom_schema.names import mcp_decode
+from venom_proto.conventions import mcp_decode
+from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -51,7 +52,7 @@ def _tool(catalog: list[dict[str, Any]], name: str) -> dict[str, Any]:
     return next(t for t in catalog if t["name"] == name)
 
 
-def test_echo_entry_is_the_rfc_golden(echo_model: dict[str, Any]) -> None:
+def test_echo_entry_is_the_rfc_golden(echo_model: Model) -> None:
     """RFC-0004 §5: the generated echo entry equals the RFC's worked example."""
     entry = _tool(build_catalog(echo_model), "echo")
     assert entry == RFC_ECHO_ENTRY
@@ -64,7 +65,7 @@ def test_echo_entry_is_the_rfc_golden(echo_model: dict[str, Any]) -> None:
     ]
 
 
-def test_transport_and_local_verbs_are_not_tools(echo_model: dict[str, Any]) -> None:
+def test_transport_and_local_verbs_are_not_tools(echo_model: Model) -> None:
     """RFC-0004 §7: hello/cancel (transport) and serve/mcp (local) are never MCP tools."""
     names = [t["name"] for t in build_catalog(echo_model)]
     assert names == [
@@ -78,7 +79,7 @@ def test_transport_and_local_verbs_are_not_tools(echo_model: dict[str, Any]) -> 
     ]
 
 
-def test_names_are_reversibly_encoded(hostile_model: dict[str, Any]) -> None:
+def test_names_are_reversibly_encoded(hostile_model: Model) -> None:
     """RFC-0004 §5: `_` -> `__`, `.` -> `_d`; pane.split and pane_split stay distinct."""
     model = copy.deepcopy(hostile_model)
     clone = copy.deepcopy(next(v for v in model["verbs"] if v["name"] == "pane.split"))
@@ -90,14 +91,14 @@ def test_names_are_reversibly_encoded(hostile_model: dict[str, Any]) -> None:
     ]  # fmt: skip
 
 
-def test_verbs_sorted_by_wire_name_even_if_input_is_not(echo_model: dict[str, Any]) -> None:
+def test_verbs_sorted_by_wire_name_even_if_input_is_not(echo_model: Model) -> None:
     """RFC-0004 §6: lexicographic wire-name order regardless of input order."""
     model = copy.deepcopy(echo_model)
     model["verbs"].reverse()
     assert build_catalog(model) == build_catalog(echo_model)
 
 
-def test_required_always_present_and_objects_closed(echo_model: dict[str, Any]) -> None:
+def test_required_always_present_and_objects_closed(echo_model: Model) -> None:
     """RFC-0004 §5: required lists an empty array when no field is required."""
     ping = _tool(build_catalog(echo_model), "ping")
     assert ping["inputSchema"] == {
@@ -109,7 +110,7 @@ def test_required_always_present_and_objects_closed(echo_model: dict[str, Any]) 
     assert ping["outputSchema"]["properties"]["result"]["required"] == []
 
 
-def test_streaming_output_and_description(echo_model: dict[str, Any]) -> None:
+def test_streaming_output_and_description(echo_model: Model) -> None:
     """RFC-0004 §5: {items, result} wrapper; the limits appear in the description."""
     events = _tool(build_catalog(echo_model), "events")
     out = events["outputSchema"]
@@ -125,7 +126,7 @@ def test_streaming_output_and_description(echo_model: dict[str, Any]) -> None:
     assert "1024" not in _tool(build_catalog(echo_model), "echo")["description"]
 
 
-def test_bounds_arrays_and_defaults(echo_model: dict[str, Any]) -> None:
+def test_bounds_arrays_and_defaults(echo_model: Model) -> None:
     """RFC-0004 §3 mapping table: minimum/maximum, items, default."""
     props = _tool(build_catalog(echo_model), "events")["inputSchema"]["properties"]
     assert props["limit"] == {
@@ -142,7 +143,7 @@ def test_bounds_arrays_and_defaults(echo_model: dict[str, Any]) -> None:
     }
 
 
-def test_nullable_is_any_of_with_description_outside(echo_model: dict[str, Any]) -> None:
+def test_nullable_is_any_of_with_description_outside(echo_model: Model) -> None:
     """RFC-0004 §3: nullable maps to anyOf [<schema>, {type: null}]."""
     result = _tool(build_catalog(echo_model), "config_dget")["outputSchema"]["properties"]
     assert result["result"]["properties"]["value"] == {
@@ -151,7 +152,7 @@ def test_nullable_is_any_of_with_description_outside(echo_model: dict[str, Any])
     }
 
 
-def test_scalar_and_nullable_results_are_wrapped(hostile_model: dict[str, Any]) -> None:
+def test_scalar_and_nullable_results_are_wrapped(hostile_model: Model) -> None:
     """RFC-0004 §5: scalar results still get an object output schema."""
     catalog = build_catalog(hostile_model)
     win = _tool(catalog, "win__split")["outputSchema"]
@@ -161,14 +162,14 @@ def test_scalar_and_nullable_results_are_wrapped(hostile_model: dict[str, Any]) 
     assert tail["result"] == {"type": "null"}
 
 
-def test_max_grant_filters(echo_model: dict[str, Any]) -> None:
+def test_max_grant_filters(echo_model: Model) -> None:
     """Only verbs whose grant is allowed are listed."""
     names = [t["name"] for t in build_catalog(echo_model, max_grant={"none", "read"})]
     assert names == ["config_dget", "echo", "events", "ping", "skill"]
     assert build_catalog(echo_model, max_grant=set()) == []
 
 
-def test_name_longer_than_128_bytes_fails(echo_model: dict[str, Any]) -> None:
+def test_name_longer_than_128_bytes_fails(echo_model: Model) -> None:
     """RFC-0004 §5: names longer than 128 bytes after encoding fail generation."""
     model = copy.deepcopy(echo_model)
     model["verbs"][3]["name"] = "a_" * 43  # 86 chars, 129 bytes encoded
@@ -176,7 +177,7 @@ def test_name_longer_than_128_bytes_fails(echo_model: dict[str, Any]) -> None:
         build_catalog(model)
 
 
-def test_deterministic_and_json_serializable(hostile_model: dict[str, Any]) -> None:
+def test_deterministic_and_json_serializable(hostile_model: Model) -> None:
     """Same model, same bytes."""
     first = json.dumps(build_catalog(hostile_model), ensure_ascii=False)
     assert first == json.dumps(build_catalog(copy.deepcopy(hostile_model)), ensure_ascii=False)

@@ -7,17 +7,20 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 
 # importlib mode puts no test directory on sys.path; the shared kit lives beside us.
 sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import MODEL, CliRun, FakeDaemon, fake_daemon, run_cli, write_model
 
 from venom_gen.cli import main
+
+if TYPE_CHECKING:
+    from venom_schema.model import Verb
 
 __all__ = ("fake_daemon", "run_cli")  # fixtures, re-exported for pytest
 
@@ -115,15 +118,6 @@ def test_cli_sends_owner_token(run_cli: Run, fake_daemon: FakeDaemon, tmp_path: 
     assert auths == [{"token": TOKEN}, {"token": TOKEN}, None, None, None]
 
 
-@pytest.mark.parametrize("sock", ["/r/venom/venom-echo.sock", "/r/x", "/r/x.sock.sock", "a.sock"])
-def test_cli_token_path_matches_grants(sock: str) -> None:
-    """The CLI's token path is the daemon's (venom_schema.grants.token_path)."""
-    from venom_gen.cli._call import token_path
-    from venom_schema.grants import token_path as daemon_token_path
-
-    assert token_path(sock) == daemon_token_path(sock)
-
-
 def test_cli_connection_failure(run_cli: Run, fake_daemon: FakeDaemon) -> None:
     """RFC-0002 §7.3: no daemon -> unavailable.not_running with data.socket, exit 6."""
     fake_daemon.connect_error = VenomError(
@@ -207,26 +201,27 @@ def test_cli_ctrl_c_non_streaming(run_cli: Run, fake_daemon: FakeDaemon) -> None
     [
         ({"text": "hi"}, "venom-echo echo --text hi"),
         ({"text": "two words"}, "venom-echo echo --text 'two words'"),
-        ({"text": "it's"}, "venom-echo echo --text 'it'\"'\"'s'"),
+        ({"text": "it's"}, "venom-echo echo --text 'it'\\''s'"),
         ({"text": "-v"}, "venom-echo echo --text=-v"),
         ({"text": ""}, "venom-echo echo --text ''"),
         ({"text": "$(rm -rf /)"}, "venom-echo echo --text '$(rm -rf /)'"),
     ],
 )
 def test_cli_help_example_quoting(params: dict[str, Any], expected: str) -> None:
-    """RFC-0004 §6: example params become flags with POSIX shell quoting."""
-    from venom_gen.cli._help import example_command
+    """RFC-0004 §6: example params become flags with POSIX shell quoting (as in the docs)."""
+    from venom_gen._model import example_command
 
-    assert example_command("venom-echo", {"name": "echo"}, params) == expected
+    verb = cast("Verb", {"name": "echo", "params": []})
+    assert example_command("venom-echo", verb, params, json=False) == expected
 
 
 def test_cli_help_example_kinds() -> None:
     """Examples spell booleans with =, negative numbers with =, JSON values quoted."""
-    from venom_gen.cli._help import example_command
+    from venom_gen._model import example_command
 
-    line = example_command(
-        "t", {"name": "pane.set_title"}, {"flag": True, "int": -5, "num": 1.5, "obj": {"x": 1}}
-    )
+    verb = cast("Verb", {"name": "pane.set_title", "params": []})
+    params = {"flag": True, "int": -5, "num": 1.5, "obj": {"x": 1}}
+    line = example_command("t", verb, params, json=False)
     assert line == "t pane set-title --flag=true --int=-5 --num 1.5 --obj '{\"x\":1}'"
 
 
@@ -327,7 +322,7 @@ def test_cli_missing_model_file(tmp_path: Path) -> None:
     """A missing model file reports on stderr and exits 11."""
     err = io.StringIO()
     assert main(tmp_path / "none.json", argv=["ping"], stdout=io.BytesIO(), stderr=err) == 11
-    assert "cannot read the CLI model" in err.getvalue()
+    assert "cannot be read as a model" in err.getvalue()
 
 
 def test_cli_model_fixture_is_normalized() -> None:

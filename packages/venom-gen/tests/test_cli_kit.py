@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 
 
 def _field(

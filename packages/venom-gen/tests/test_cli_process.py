@@ -1,7 +1,7 @@
 """The generated CLI as a real process against real daemons over Unix sockets.
 
-Uses venom_proto's demo daemon (``echo``) and a small streaming daemon on the real server
-(``count``, ``tail``) to check stdout/exit codes, Ctrl-C cancellation, a closed stdout pipe and
+Uses a small daemon on the real server (``echo``, and the streaming ``count`` and ``tail``) to
+check stdout/exit codes, Ctrl-C cancellation, a closed stdout pipe and
 the import weight of a verb call.
 """
 
@@ -29,11 +29,14 @@ RFC_NOT_RUNNING = (
     b'"data":{"socket":"/nonexistent/x.sock"}}}\n'
 )
 
-#: The real server with two streaming verbs; ``tail`` logs how it ended to argv[2].
+#: The real server with ``echo`` and two streaming verbs; ``tail`` logs how it ended to argv[2].
 STREAM_DAEMON = """\
 import sys
 import anyio
-from venom_proto._server import Server, Verb
+from venom_proto import Server, Verb
+
+def echo(call, params):
+    return {"text": params["text"]}
 
 async def count(call, params):
     for i in range(params["n"]):
@@ -49,7 +52,7 @@ async def tail(call, params):
             log.write("cancelled\\n" if call.cancelled else "ended\\n")
     return {}
 
-Server("venom-echo", "0.1.0", {"count": Verb(count, streams=True),
+Server("venom-echo", "0.1.0", {"echo": Verb(echo), "count": Verb(count, streams=True),
                                "tail": Verb(tail, streams=True)}).serve_forever(sys.argv[1])
 """
 
@@ -85,9 +88,11 @@ class Daemon:
 
 @pytest.fixture
 def demo(short_dir: Path) -> Iterator[Daemon]:
-    """venom_proto's demo daemon (verb ``echo``)."""
+    """The small daemon, for its verb ``echo``."""
+    script = short_dir / "demo.py"
+    script.write_text(STREAM_DAEMON, encoding="utf-8")
     sock = str(short_dir / "demo.sock")
-    daemon = Daemon([sys.executable, "-m", "venom_proto.demo", "--socket", sock], sock)
+    daemon = Daemon([sys.executable, str(script), sock, str(short_dir / "demo.log")], sock)
     yield daemon
     daemon.stop()
 
@@ -227,7 +232,8 @@ def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
     top = {m.split(".")[0] for m in modules}
     assert sorted(top.intersection(HEAVY)) == []
     assert [m for m in modules if m.startswith("venom_schema.zon")] == []
-    ours = [m for m in modules if m.startswith("venom_gen.") and not m.startswith("venom_gen.cli")]
+    light = ("venom_gen.cli", "venom_gen.binary", "venom_gen.product")  # the package's face
+    ours = [m for m in modules if m.startswith("venom_gen.") and not m.startswith(light)]
     assert ours == []
     assert "venom_gen.cli._help" not in modules  # help text is built only for --help
 

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import FakeDaemon, Script, _field, _verb
 
 from venom_gen.cli import main
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_schema.runtime import compile_verb
 
 SAFE = 2**53 - 1

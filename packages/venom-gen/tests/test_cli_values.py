@@ -12,13 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from venom_gen.cli._values import MAX_SAFE_INTEGER, convert_value
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_schema.model import Descriptor
 
-INTEGER = {"kind": "integer"}
-NUMBER = {"kind": "number"}
-STRING = {"kind": "string"}
-BOOLEAN = {"kind": "boolean"}
-ARRAY = {"kind": "array", "items": {"kind": "integer"}}
+INTEGER: Descriptor = {"kind": "integer"}
+NUMBER: Descriptor = {"kind": "number"}
+STRING: Descriptor = {"kind": "string"}
+BOOLEAN: Descriptor = {"kind": "boolean"}
+ARRAY: Descriptor = {"kind": "array", "items": {"kind": "integer"}}
 KINDS = [
     INTEGER,
     NUMBER,
@@ -41,7 +42,7 @@ json_values = st.recursive(
 )
 
 
-def _convert(desc: dict[str, Any], text: str) -> Any:
+def _convert(desc: Descriptor, text: str) -> Any:
     return convert_value(desc, text, flag="--x", param="x")
 
 
@@ -86,7 +87,7 @@ def test_cli_values_json_documents_round_trip(value: Any) -> None:
 
 @settings(deadline=None)  # shared CI cores: timing is not the property
 @given(st.sampled_from(KINDS), st.text())
-def test_cli_values_fail_only_with_venom_errors(desc: dict[str, Any], text: str) -> None:
+def test_cli_values_fail_only_with_venom_errors(desc: Descriptor, text: str) -> None:
     """Any text either converts or fails with invalid_params.type/.range, never a traceback."""
     failure: VenomError | None = None
     try:
@@ -117,7 +118,7 @@ JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\
 number_like = st.text(st.sampled_from([*"0123456789", "-", "+", ".", "e", "E", "٣", " "]))
 
 
-def _outcome(desc: dict[str, Any], text: str) -> tuple[str, Any]:
+def _outcome(desc: Descriptor, text: str) -> tuple[str, Any]:
     try:
         return ("ok", _convert(desc, text))
     except VenomError as exc:

@@ -15,22 +15,23 @@ import subprocess
 import sys
 import types
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import pytest
 
-from venom_gen.client_gen import render_client
+from venom_gen.build.client_gen import render_client
+from venom_schema.model import Descriptor, Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]
 HOSTILE = Path(__file__).with_name("fixtures") / "hostile_model.json"
 
 
-def _records() -> dict[str, Any]:
-    model: dict[str, Any] = json.loads(HOSTILE.read_text(encoding="utf-8"))
+def _records() -> Verb:
+    model: Model = json.loads(HOSTILE.read_text(encoding="utf-8"))
     return next(v for v in model["verbs"] if v["name"] == "records")
 
 
-def _module(model: dict[str, Any]) -> types.ModuleType:
+def _module(model: Model) -> types.ModuleType:
     module = types.ModuleType("hostile_client")
     sys.modules["hostile_client"] = module  # TypedDict resolves its module by name
     try:
@@ -51,7 +52,7 @@ def test_keys_are_the_names_verbatim() -> None:
     assert list(nested.__annotations__) == ["created at", "createdAt"]
 
 
-def _model(*names: str, desc: dict[str, Any] | None = None) -> dict[str, Any]:
+def _model(*names: str, desc: Descriptor | None = None) -> Model:
     fields = [
         {"name": n, "summary": n, "type": desc or {"kind": "string"}, "required": True}
         for n in names
@@ -67,7 +68,7 @@ def _model(*names: str, desc: dict[str, Any] | None = None) -> dict[str, Any]:
         "exit": {"kind": "standard"},
         "examples": [],
     }
-    return {"format": 1, "tool": "t", "summary": "T", "verbs": [verb]}
+    return {"format": 1, "tool": "t", "summary": "T", "verbs": [cast("Verb", verb)]}
 
 
 @pytest.mark.parametrize(
@@ -92,7 +93,7 @@ def test_class_syntax_only_where_it_spells_the_key(
 
 def test_nested_type_names_are_unique_identifiers() -> None:
     """Names that reduce to one identifier part get numbered, never a GenerationError."""
-    obj = {"kind": "object", "fields": []}
+    obj: Descriptor = {"kind": "object", "fields": []}
     module = _module(_model("created at", "created_at", "createdAt", "😀", "🙂", "1st", desc=obj))
     parts = [n for n in dir(module) if n.startswith("VResult") and n != "VResult"]
     assert sorted(parts) == [

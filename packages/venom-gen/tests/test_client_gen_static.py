@@ -9,19 +9,20 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from venom_gen.client_gen import render_client
-from venom_schema.model_cache import read_model
+from venom_gen.build.client_gen import render_client
+from venom_proto.conventions import load_model
+from venom_schema.model import Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]
 ECHO_MODEL = ROOT / "packages/venom-echo/src/venom_echo/verbs.model.json"
 HOSTILE = Path(__file__).with_name("fixtures") / "hostile_model.json"
 
 
-def _verb(name: str, **extra: Any) -> dict[str, Any]:
+def _verb(name: str, **extra: Any) -> Verb:
     verb: dict[str, Any] = {
         "name": name,
         "summary": f"Verb {name}",
@@ -34,7 +35,7 @@ def _verb(name: str, **extra: Any) -> dict[str, Any]:
         "examples": [],
     }
     verb.update(extra)
-    return verb
+    return cast("Verb", verb)
 
 
 def _field(name: str, desc: dict[str, Any], *, required: bool = True, **extra: Any) -> Any:
@@ -43,7 +44,7 @@ def _field(name: str, desc: dict[str, Any], *, required: bool = True, **extra: A
 
 #: Keywords as verb and param names, client-member names, non-object items, long choice lists
 #: and summaries that try to break out of docstrings and comments.
-ODD_MODEL: dict[str, Any] = {
+ODD_MODEL: Model = {
     "format": 1,
     "tool": "odd-tool",
     "summary": "Odd",
@@ -78,7 +79,7 @@ ODD_MODEL: dict[str, Any] = {
 }
 
 MODELS: dict[str, Any] = {
-    "echo": lambda: read_model(ECHO_MODEL),
+    "echo": lambda: load_model(ECHO_MODEL),
     "odd": lambda: ODD_MODEL,
     "hostile": lambda: json.loads(HOSTILE.read_text(encoding="utf-8")),
 }

@@ -12,11 +12,11 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from venom_gen.completions import render_bash
+from venom_gen.build.completions import render_bash
+from venom_schema.model import Model
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
 
@@ -100,14 +100,14 @@ CASES: list[tuple[str, list[str]]] = [
 ]
 
 
-def test_completion_table(echo_model: dict[str, Any], tmp_path: Path) -> None:
+def test_completion_table(echo_model: Model, tmp_path: Path) -> None:
     """RFC-0004 §6: commands, dotted aliases, enums, booleans, globals, used flags, `--`."""
     got = _complete(render_bash(echo_model), [line for line, _ in CASES], tmp_path)
     for (line, expected), replies in zip(CASES, got, strict=True):
         assert replies == expected, line
 
 
-def test_socket_is_the_only_file_completion(echo_model: dict[str, Any], tmp_path: Path) -> None:
+def test_socket_is_the_only_file_completion(echo_model: Model, tmp_path: Path) -> None:
     """RFC-0004 §6: files only for --socket, never for plain string options."""
     (tmp_path / "daemon.sock").write_text("")
     got = _complete(
@@ -118,7 +118,7 @@ def test_socket_is_the_only_file_completion(echo_model: dict[str, Any], tmp_path
     assert got == [["daemon.sock"], ["daemon.sock"], []]
 
 
-def test_hostile_choices_are_quoted(hostile_model: dict[str, Any], tmp_path: Path) -> None:
+def test_hostile_choices_are_quoted(hostile_model: Model, tmp_path: Path) -> None:
     """User strings never run: the script loads cleanly; choices come back shell-quoted."""
     marker = Path("/tmp/venom-pwned")
     existed = marker.exists()
@@ -133,7 +133,7 @@ def test_hostile_choices_are_quoted(hostile_model: dict[str, Any], tmp_path: Pat
     assert existed or not marker.exists()
 
 
-def test_script_is_deterministic(echo_model: dict[str, Any]) -> None:
+def test_script_is_deterministic(echo_model: Model) -> None:
     """Same model, same script."""
     assert render_bash(echo_model) == render_bash(json.loads(json.dumps(echo_model)))
     assert render_bash(echo_model).endswith("complete -F _venom_echo 'venom-echo'\n")
@@ -188,7 +188,7 @@ def bash_pty(tmp_path: Path) -> Iterator[_Pty]:
 
 
 def test_readline_completes_in_interactive_bash(
-    bash_pty: _Pty, echo_model: dict[str, Any], hostile_model: dict[str, Any], tmp_path: Path
+    bash_pty: _Pty, echo_model: Model, hostile_model: Model, tmp_path: Path
 ) -> None:
     """RFC-0004 §6 through readline: `--style=u<TAB>` (split at `=`), dotted aliases, the
     prefix verb, and a hostile choice inserted quoted."""

@@ -6,12 +6,12 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from venom_gen.completions import render_fish
-from venom_gen.completions.fish import fish_quote
+from venom_gen.build.completions import render_fish
+from venom_gen.build.completions.fish import fish_quote
+from venom_schema.model import Model
 
 pytestmark = pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 
@@ -76,14 +76,14 @@ CASES: list[tuple[str, list[str]]] = [
 ]
 
 
-def test_completion_table(echo_model: dict[str, Any], tmp_path: Path) -> None:
+def test_completion_table(echo_model: Model, tmp_path: Path) -> None:
     """RFC-0004 §6: commands, dotted aliases, enums, booleans, globals, used flags, `--`."""
     got = _complete(render_fish(echo_model), [line for line, _ in CASES], tmp_path)
     for (line, expected), candidates in zip(CASES, got, strict=True):
         assert sorted(candidates) == sorted(expected), line
 
 
-def test_socket_is_the_only_file_completion(echo_model: dict[str, Any], tmp_path: Path) -> None:
+def test_socket_is_the_only_file_completion(echo_model: Model, tmp_path: Path) -> None:
     """RFC-0004 §6: files only for --socket, never for plain string options."""
     (tmp_path / "daemon.sock").write_text("")
     got = _complete(
@@ -94,7 +94,7 @@ def test_socket_is_the_only_file_completion(echo_model: dict[str, Any], tmp_path
     assert got == [["daemon.sock"], ["--socket=daemon.sock"], []]
 
 
-def test_hostile_choices_offered_verbatim(hostile_model: dict[str, Any], tmp_path: Path) -> None:
+def test_hostile_choices_offered_verbatim(hostile_model: Model, tmp_path: Path) -> None:
     """User strings never run; choices come back exactly (fish hides `.dot` as hidden)."""
     marker = Path("/tmp/venom-pwned")
     existed = marker.exists()
@@ -109,6 +109,6 @@ def test_hostile_choices_offered_verbatim(hostile_model: dict[str, Any], tmp_pat
     assert existed or not marker.exists()
 
 
-def test_script_is_deterministic(hostile_model: dict[str, Any]) -> None:
+def test_script_is_deterministic(hostile_model: Model) -> None:
     """Same model, same script."""
     assert render_fish(hostile_model) == render_fish(json.loads(json.dumps(hostile_model)))

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from venom_gen._model import GenerationError
-from venom_gen.completions import render_bash, render_fish, render_zsh
-from venom_gen.completions._tree import Flag, build_tree
+from venom_gen.build.completions import render_bash, render_fish, render_zsh
+from venom_gen.build.completions._tree import Flag, build_tree
+from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def test_root_lists_canonical_and_dotted_commands(echo_model: dict[str, Any]) -> None:
+def test_root_lists_canonical_and_dotted_commands(echo_model: Model) -> None:
     """RFC-0004 §4: dotted wire names are accepted as one token; transport verbs hidden."""
     root = build_tree(echo_model).nodes[0]
     assert list(root.children) == [
@@ -34,7 +35,7 @@ def test_root_lists_canonical_and_dotted_commands(echo_model: dict[str, Any]) ->
     assert [f.name for f in root.flags] == ["--json", "--socket", "--help"]
 
 
-def test_alias_and_canonical_share_flags(echo_model: dict[str, Any]) -> None:
+def test_alias_and_canonical_share_flags(echo_model: Model) -> None:
     """RFC-0004 §4: both routes reach the same verb with the same options."""
     tree = build_tree(echo_model)
     root = tree.nodes[0]
@@ -50,7 +51,7 @@ def test_alias_and_canonical_share_flags(echo_model: dict[str, Any]) -> None:
     assert alias.children == {}
 
 
-def test_prefix_verb_has_children_and_flags(echo_model: dict[str, Any]) -> None:
+def test_prefix_verb_has_children_and_flags(echo_model: Model) -> None:
     """RFC-0004 §4: skill is a verb and the parent of skill install."""
     tree = build_tree(echo_model)
     skill = tree.nodes[tree.nodes[0].children["skill"]]
@@ -61,7 +62,7 @@ def test_prefix_verb_has_children_and_flags(echo_model: dict[str, Any]) -> None:
     assert [f.kind for f in install.flags] == ["value", "bool", "switch", "path", "switch"]
 
 
-def test_underscores_become_hyphens(hostile_model: dict[str, Any]) -> None:
+def test_underscores_become_hyphens(hostile_model: Model) -> None:
     """RFC-0004 §4: pane.set_title -> pane set-title; win_split -> win-split."""
     tree = build_tree(hostile_model)
     root = tree.nodes[0]
@@ -71,7 +72,7 @@ def test_underscores_become_hyphens(hostile_model: dict[str, Any]) -> None:
     assert list(tree.nodes[root.children["pane"]].children) == ["set-title", "split"]
 
 
-def test_param_named_like_a_global_option_fails(echo_model: dict[str, Any]) -> None:
+def test_param_named_like_a_global_option_fails(echo_model: Model) -> None:
     """RFC-0004 §4: mapped-name collisions with --json/--socket/--help MUST fail."""
     model = copy.deepcopy(echo_model)
     next(v for v in model["verbs"] if v["name"] == "echo")["params"][0]["name"] = "json"
@@ -79,7 +80,7 @@ def test_param_named_like_a_global_option_fails(echo_model: dict[str, Any]) -> N
         build_tree(model)
 
 
-def test_two_verbs_on_one_command_path_fail(hostile_model: dict[str, Any]) -> None:
+def test_two_verbs_on_one_command_path_fail(hostile_model: Model) -> None:
     """A duplicated verb cannot be given one command path twice."""
     model = copy.deepcopy(hostile_model)
     model["verbs"].append(copy.deepcopy(model["verbs"][2]))
@@ -88,7 +89,7 @@ def test_two_verbs_on_one_command_path_fail(hostile_model: dict[str, Any]) -> No
 
 
 @pytest.mark.parametrize("render", [render_bash, render_zsh, render_fish])
-def test_scripts_offer_every_tree_word(render: Any, echo_model: dict[str, Any]) -> None:
+def test_scripts_offer_every_tree_word(render: Any, echo_model: Model) -> None:
     """RFC-0004 §6: all three shells are generated from the same tree."""
     script = render(echo_model)
     tree = build_tree(echo_model)

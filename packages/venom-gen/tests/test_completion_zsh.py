@@ -15,11 +15,11 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from venom_gen.completions import render_zsh
+from venom_gen.build.completions import render_zsh
+from venom_schema.model import Model
 
 pytestmark = pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")
 
@@ -94,9 +94,7 @@ class _Zsh:
 
 
 @pytest.fixture
-def zsh_shell(
-    tmp_path: Path, echo_model: dict[str, Any], hostile_model: dict[str, Any]
-) -> Iterator[_Zsh]:
+def zsh_shell(tmp_path: Path, echo_model: Model, hostile_model: Model) -> Iterator[_Zsh]:
     paths = []
     for name, model in (("echo", echo_model), ("hostile", hostile_model)):
         path = tmp_path / f"_{name}"
@@ -173,7 +171,7 @@ def test_completion_table(zsh_shell: _Zsh) -> None:
         assert zsh_shell.complete(line) == (matches, buffer), line
 
 
-def test_hostile_choices_inserted_quoted(zsh_shell: _Zsh, hostile_model: dict[str, Any]) -> None:
+def test_hostile_choices_inserted_quoted(zsh_shell: _Zsh, hostile_model: Model) -> None:
     """User strings never run; a choice with specials is inserted with zsh quoting."""
     choices = hostile_model["verbs"][1]["params"][1]["type"]["choices"]
     matches, _ = zsh_shell.complete("hostile-tool pane set-title --mode ")
@@ -185,9 +183,7 @@ def test_hostile_choices_inserted_quoted(zsh_shell: _Zsh, hostile_model: dict[st
     assert "command not found" not in zsh_shell.seen.decode("utf-8", "replace")
 
 
-def test_script_loads_without_compinit_errors(
-    tmp_path: Path, hostile_model: dict[str, Any]
-) -> None:
+def test_script_loads_without_compinit_errors(tmp_path: Path, hostile_model: Model) -> None:
     """Sourcing after compinit prints nothing and registers the function."""
     path = tmp_path / "_hostile"
     path.write_text(render_zsh(hostile_model), encoding="utf-8")

@@ -15,8 +15,9 @@ import pytest
 from venom_gen.daemon.config import ConfigStore, config_path
 from venom_gen.daemon.toml_write import dumps_toml
 from venom_proto import VenomError
+from venom_schema.model import Descriptor
 
-DESC: dict[str, Any] = {
+DESC: Descriptor = {
     "kind": "object",
     "fields": [
         {

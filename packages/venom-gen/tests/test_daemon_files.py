@@ -34,9 +34,10 @@ from venom_gen.daemon.files import (
 )
 from venom_gen.daemon.skill import SkillVerbs
 from venom_proto import VenomError
+from venom_schema.model import Descriptor
 
 NO_CALL: Any = None
-DESC: dict[str, Any] = {
+DESC: Descriptor = {
     "kind": "object",
     "fields": [
         {"name": "name", "summary": "n", "type": {"kind": "string"}, "required": False},

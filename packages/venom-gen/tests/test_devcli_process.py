@@ -26,7 +26,8 @@ DEMO = """\
 
 def command() -> list[str]:
     exe = shutil.which("venom-gen", path=str(Path(sys.executable).parent))
-    return [exe] if exe else [sys.executable, "-c", "from venom_gen.devcli import main; main()"]
+    fallback = "from venom_gen.build.devcli import main; main()"
+    return [exe] if exe else [sys.executable, "-c", fallback]
 
 
 def venom_gen(*args: str) -> subprocess.CompletedProcess[str]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from venom_gen.devcli.app import app
+from venom_gen.build.devcli.app import app
 from venom_schema.canonical import digest
 from venom_schema.manifest import Field, Manifest, String, Verb
 

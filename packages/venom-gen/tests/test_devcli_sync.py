@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from venom_gen.devcli.app import app
-from venom_gen.devcli.artifacts import all_artifacts
-from venom_gen.man import render_man_pages
-from venom_gen.markdown import render_markdown
+from venom_gen.build.artifacts import all_artifacts
+from venom_gen.build.devcli.app import app
+from venom_gen.build.man import render_man_pages
+from venom_gen.build.markdown import render_markdown
+from venom_proto.conventions import load_cache_info, load_model
 from venom_schema.manifest import load_manifest
-from venom_schema.model_cache import read_cache_info, read_model
 
 DEMO = """\
 .{
@@ -138,8 +138,8 @@ def test_all_writes_layout_and_model_cache(demo: Path, tmp_path: Path) -> None:
     for name, text in expected.items():
         assert (out / name).read_bytes() == text.encode()
     cache = demo.with_name("verbs.model.json")
-    assert read_model(cache) == model
-    assert read_cache_info(cache)["digest"].startswith("sha256:")
+    assert load_model(cache) == model
+    assert load_cache_info(cache)["digest"].startswith("sha256:")
     assert invoke("all", str(demo), "--out", str(out), "--check").exit_code == 0
 
 
@@ -191,7 +191,7 @@ def test_model_writes_cache_next_to_manifest(demo: Path) -> None:
     result = invoke("model", str(demo))
     assert result.exit_code == 0
     cache = demo.with_name("verbs.model.json")
-    assert read_model(cache) == load_manifest(demo)
+    assert load_model(cache) == load_manifest(demo)
     assert invoke("model", str(demo), "--check").exit_code == 0
     cache.write_text(cache.read_text().replace("Hello", "Hi"), encoding="utf-8")
     result = invoke("model", str(demo), "--check")
@@ -202,7 +202,7 @@ def test_model_writes_cache_next_to_manifest(demo: Path) -> None:
 def test_model_out_dir(demo: Path, tmp_path: Path) -> None:
     out = tmp_path / "cache"
     assert invoke("model", str(demo), "--out", str(out)).exit_code == 0
-    assert read_model(out / "verbs.model.json") == load_manifest(demo)
+    assert load_model(out / "verbs.model.json") == load_manifest(demo)
     assert not demo.with_name("verbs.model.json").exists()
 
 

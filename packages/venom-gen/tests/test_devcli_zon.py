@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
-from venom_gen.devcli.app import app
+from venom_gen.build.devcli.app import app
 
 
 def invoke(*args: str, stdin: bytes | None = None) -> Result:

@@ -16,31 +16,31 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from venom_gen._render_types import flatten_fields, render_member
+from venom_gen.build.man import render_man_pages
+from venom_gen.build.markdown import render_markdown
 from venom_gen.catalog import build_catalog
-from venom_gen.man import render_man_pages
-from venom_gen.markdown import render_markdown
 from venom_gen.skill import render_skill
+from venom_schema.model import Model, Verb
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-def model() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
+def model() -> Model:
+    loaded: Model = json.loads((FIXTURES / "hostile_model.json").read_text("utf-8"))
     return loaded
 
 
-def _records(model: dict[str, Any]) -> dict[str, Any]:
-    verb: dict[str, Any] = next(v for v in model["verbs"] if v["name"] == "records")
+def _records(model: Model) -> Verb:
+    verb: Verb = next(v for v in model["verbs"] if v["name"] == "records")
     return verb
 
 
-def _paths(model: dict[str, Any]) -> list[str]:
+def _paths(model: Model) -> list[str]:
     """Every documented path of the verb's result, item and error data."""
     verb = _records(model)
     fields = [*verb["result"]["fields"], *verb["item"]["fields"]]
@@ -72,7 +72,7 @@ def test_render_member(name: str, shown: str) -> None:
     assert render_member(name) == shown
 
 
-def test_catalog_keeps_names_as_property_names(model: dict[str, Any]) -> None:
+def test_catalog_keeps_names_as_property_names(model: Model) -> None:
     verb = _records(model)
     (entry,) = [t for t in build_catalog(model) if t["name"] == "records"]
     output = entry["outputSchema"]["properties"]
@@ -84,20 +84,20 @@ def test_catalog_keeps_names_as_property_names(model: dict[str, Any]) -> None:
     json.dumps(entry, ensure_ascii=False).encode("utf-8")
 
 
-def test_markdown_shows_every_path(model: dict[str, Any]) -> None:
+def test_markdown_shows_every_path(model: Model) -> None:
     text = _markdown_text(render_markdown(model))
     for path in _paths(model):
         assert path in text, path
 
 
-def test_skill_shows_every_path(model: dict[str, Any]) -> None:
+def test_skill_shows_every_path(model: Model) -> None:
     text = _markdown_text(render_skill(model))
     verb = _records(model)
     for row in flatten_fields([*verb["result"]["fields"], *verb["item"]["fields"]]):
         assert row.path in text, row.path
 
 
-def test_man_page_shows_every_path(tmp_path: Path, model: dict[str, Any]) -> None:
+def test_man_page_shows_every_path(tmp_path: Path, model: Model) -> None:
     if shutil.which("mandoc") is None:
         pytest.skip("mandoc is not installed")
     page = tmp_path / "hostile-tool-records.1"
@@ -113,12 +113,12 @@ def test_man_page_shows_every_path(tmp_path: Path, model: dict[str, Any]) -> Non
         assert path in text, path
 
 
-def test_cli_help_shows_every_name(model: dict[str, Any]) -> None:
+def test_cli_help_shows_every_name(model: Model) -> None:
     """The generated CLI's --help shape line quotes names that are not identifiers."""
-    from venom_gen.cli._help import describe_type
+    from venom_gen._render_types import render_type
 
     verb = _records(model)
-    line = describe_type(verb["result"])
+    line = render_type(verb["result"], inline=True)
     for field in verb["result"]["fields"]:
         name = field["name"]
         shown = name if name.isascii() and name.isidentifier() else render_member(name)

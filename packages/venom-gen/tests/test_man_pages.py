@@ -8,17 +8,17 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from venom_gen._model import GenerationError
-from venom_gen.man import render_man_pages
+from venom_gen.build.man import render_man_pages
+from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def test_page_names(echo_model: dict[str, Any]) -> None:
+def test_page_names(echo_model: Model) -> None:
     """RFC-0004 §6: one page per command with a hyphenated path, plus the overview."""
     assert list(render_man_pages(echo_model)) == [
         "venom-echo-config-get.1",
@@ -34,7 +34,7 @@ def test_page_names(echo_model: dict[str, Any]) -> None:
     ]
 
 
-def test_filename_collision_fails(hostile_model: dict[str, Any]) -> None:
+def test_filename_collision_fails(hostile_model: Model) -> None:
     """RFC-0004 §6: any man-page filename collision MUST fail (pane.split vs pane_split)."""
     model = copy.deepcopy(hostile_model)
     clone = copy.deepcopy(next(v for v in model["verbs"] if v["name"] == "pane.split"))
@@ -44,7 +44,7 @@ def test_filename_collision_fails(hostile_model: dict[str, Any]) -> None:
         render_man_pages(model)
 
 
-def test_overview_sections(echo_model: dict[str, Any]) -> None:
+def test_overview_sections(echo_model: Model) -> None:
     """RFC-0002 §2.2, §2.3, §7.2 in the overview: environment, files, exit status."""
     page = render_man_pages(echo_model)["venom-echo.1"]
     for needle in (
@@ -66,7 +66,7 @@ def test_overview_sections(echo_model: dict[str, Any]) -> None:
     assert "venom\\-echo ping" in page
 
 
-def test_verb_page_content(echo_model: dict[str, Any]) -> None:
+def test_verb_page_content(echo_model: Model) -> None:
     """RFC-0004 §6: spelling, alias, wire/MCP names, options, errors with exits, examples."""
     page = render_man_pages(echo_model)["venom-echo-config-get.1"]
     for needle in (
@@ -89,7 +89,7 @@ def test_verb_page_content(echo_model: dict[str, Any]) -> None:
     assert "MCP tool: none" in render_man_pages(echo_model)["venom-echo-serve.1"]
 
 
-def test_roff_escaping(hostile_model: dict[str, Any]) -> None:
+def test_roff_escaping(hostile_model: Model) -> None:
     """RFC-0004 §6: backslashes become \\e; no user line starts with a control character."""
     pages = render_man_pages(hostile_model)
     page = pages["hostile-tool-pane-set-title.1"]
@@ -113,7 +113,7 @@ def test_roff_escaping(hostile_model: dict[str, Any]) -> None:
                 }, line
 
 
-def test_deterministic(hostile_model: dict[str, Any]) -> None:
+def test_deterministic(hostile_model: Model) -> None:
     """Same model, same bytes."""
     assert render_man_pages(hostile_model) == render_man_pages(copy.deepcopy(hostile_model))
 
@@ -163,9 +163,7 @@ def test_groff_reports_no_warnings(tmp_path: Path, name: str) -> None:
             )
 
 
-def test_groff_shows_non_ascii_summaries_verbatim(
-    tmp_path: Path, hostile_model: dict[str, Any]
-) -> None:
+def test_groff_shows_non_ascii_summaries_verbatim(tmp_path: Path, hostile_model: Model) -> None:
     """Plain groff on a UTF-8 terminal shows each non-ASCII summary as written (no mojibake)."""
     if shutil.which("groff") is None:
         pytest.skip("groff is not installed")
@@ -199,7 +197,7 @@ def test_mandoc_lint_is_clean(tmp_path: Path, name: str) -> None:
     assert proc.returncode == 0
 
 
-def test_hostile_text_renders_verbatim(tmp_path: Path, hostile_model: dict[str, Any]) -> None:
+def test_hostile_text_renders_verbatim(tmp_path: Path, hostile_model: Model) -> None:
     """The formatted page shows the user strings unchanged (mandoc, UTF-8 output)."""
     if shutil.which("mandoc") is None:
         pytest.skip("mandoc is not installed")

@@ -7,12 +7,12 @@ import html
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from venom_gen._render_types import render_choice
-from venom_gen.markdown import render_markdown
+from venom_gen.build.markdown import render_markdown
+from venom_schema.model import Field, Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -23,10 +23,10 @@ def _rendered_text(source: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", rendered))
 
 
-def _user_strings(model: dict[str, Any]) -> list[str]:
+def _user_strings(model: Model) -> list[str]:
     strings = [model["summary"]]
 
-    def fields(items: list[dict[str, Any]]) -> None:
+    def fields(items: list[Field]) -> None:
         for field in items:
             strings.append(field["summary"])
             desc = field["type"]
@@ -49,7 +49,7 @@ def _user_strings(model: dict[str, Any]) -> list[str]:
     return strings
 
 
-def test_hostile_strings_survive_rendering(hostile_model: dict[str, Any]) -> None:
+def test_hostile_strings_survive_rendering(hostile_model: Model) -> None:
     """RFC-0004 §6: user strings are escaped for Markdown and render verbatim."""
     text = _rendered_text(render_markdown(hostile_model))
     for string in _user_strings(hostile_model):
@@ -76,7 +76,7 @@ def test_every_table_row_has_the_header_cell_count(name: str) -> None:
     assert sum(1 for t in tokens if t.type == "table_open") == len(tables)
 
 
-def test_hostile_examples_are_literal_code(hostile_model: dict[str, Any]) -> None:
+def test_hostile_examples_are_literal_code(hostile_model: Model) -> None:
     """RFC-0004 §6: examples become POSIX-quoted command lines inside code blocks."""
     markdown_it = pytest.importorskip("markdown_it")
     tokens = (
@@ -89,7 +89,7 @@ def test_hostile_examples_are_literal_code(hostile_model: dict[str, Any]) -> Non
     assert '{"title":"it\'s","tags":[{"t":"é😀"}]}' in joined
 
 
-def test_echo_reference_content(echo_model: dict[str, Any]) -> None:
+def test_echo_reference_content(echo_model: Model) -> None:
     """RFC-0004 §6: spelling, alias, wire/MCP names, grant, params, errors, exits, examples."""
     doc = render_markdown(echo_model)
     assert doc.endswith("\n")
@@ -113,7 +113,7 @@ def test_echo_reference_content(echo_model: dict[str, Any]) -> None:
     assert "| 11 | `internal` |" in doc
 
 
-def test_verb_order_and_transport_verbs_hidden(echo_model: dict[str, Any]) -> None:
+def test_verb_order_and_transport_verbs_hidden(echo_model: Model) -> None:
     """RFC-0004 §6: verbs in wire-name order; hello and cancel are not commands."""
     model = copy.deepcopy(echo_model)
     model["verbs"].reverse()
@@ -133,7 +133,7 @@ def test_verb_order_and_transport_verbs_hidden(echo_model: dict[str, Any]) -> No
     ]
 
 
-def test_field_and_choice_declaration_order_kept(echo_model: dict[str, Any]) -> None:
+def test_field_and_choice_declaration_order_kept(echo_model: Model) -> None:
     """RFC-0004 §6: fields, choices and examples keep declaration order."""
     model = copy.deepcopy(echo_model)
     echo = next(v for v in model["verbs"] if v["name"] == "echo")

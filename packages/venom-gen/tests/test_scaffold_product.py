@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen.scaffold import ScaffoldError, module_name, scaffold_product
-from venom_gen.scaffold.__main__ import main as scaffold_main
+from venom_gen.build.scaffold import ScaffoldError, module_name, scaffold_product
+from venom_gen.build.scaffold.__main__ import main as scaffold_main
+from venom_proto.conventions import load_model
 from venom_schema.manifest import load_manifest
-from venom_schema.model_cache import read_model
 
 
 def _relative(paths: list[Path], root: Path) -> set[str]:
@@ -66,7 +66,7 @@ def test_model_is_compiled_and_valid(tmp_path: Path) -> None:
     scaffold_product("venom-foo", tmp_path / "p", standalone=True)
     package = tmp_path / "p" / "src" / "venom_foo"
     model = load_manifest(package / "verbs.zon")
-    assert read_model(package / "verbs.model.json") == model
+    assert load_model(package / "verbs.model.json") == model
     assert model["tool"] == "venom-foo"
     assert "greet" in {v["name"] for v in model["verbs"]}
 

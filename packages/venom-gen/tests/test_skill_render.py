@@ -7,12 +7,12 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from venom_gen._escape import sh_quote, yaml_double_quoted
 from venom_gen.skill import render_skill
+from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -56,14 +56,14 @@ def _front_matter(text: str) -> dict[str, str]:
     return result
 
 
-def test_front_matter(echo_model: dict[str, Any]) -> None:
+def test_front_matter(echo_model: Model) -> None:
     """RFC-0004 §6: `name: <tool>` and a quoted description from the root summary."""
     assert render_skill(echo_model).startswith(
         '---\nname: venom-echo\ndescription: "A toy daemon for protocol conformance"\n---\n'
     )
 
 
-def test_hostile_description_round_trips(hostile_model: dict[str, Any]) -> None:
+def test_hostile_description_round_trips(hostile_model: Model) -> None:
     """RFC-0004 §6: the description is safely quoted YAML."""
     front = _front_matter(render_skill(hostile_model))
     assert front == {"name": "hostile-tool", "description": hostile_model["summary"]}
@@ -77,7 +77,7 @@ def test_yaml_scalar_round_trip(text: str) -> None:
     assert _parse_double_quoted(yaml_double_quoted(text)) == text
 
 
-def test_body_sections(echo_model: dict[str, Any]) -> None:
+def test_body_sections(echo_model: Model) -> None:
     """RFC-0004 §6: conventions, read-only default, verb/grant table, per-verb details,
     streaming limits, examples."""
     skill = render_skill(echo_model)
@@ -104,7 +104,7 @@ def test_body_sections(echo_model: dict[str, Any]) -> None:
     assert skill.endswith(" is false\n")
 
 
-def test_order_and_determinism(echo_model: dict[str, Any]) -> None:
+def test_order_and_determinism(echo_model: Model) -> None:
     """RFC-0004 §6: wire-name order, deterministic bytes."""
     model = copy.deepcopy(echo_model)
     model["verbs"].reverse()
@@ -115,7 +115,7 @@ def test_order_and_determinism(echo_model: dict[str, Any]) -> None:
     assert skill.encode("utf-8").decode("utf-8") == skill
 
 
-def test_example_commands_are_posix_quoted(hostile_model: dict[str, Any]) -> None:
+def test_example_commands_are_posix_quoted(hostile_model: Model) -> None:
     """RFC-0004 §6: example params become flags with POSIX shell quoting (checked by sh)."""
     if shutil.which("sh") is None:
         pytest.skip("sh is not installed")

@@ -7,9 +7,10 @@ import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+
+from venom_schema.model import Model
 
 # importlib mode puts no test directory on sys.path; the helper module lives beside us.
 sys.path.insert(0, str(Path(__file__).parent))
@@ -23,7 +24,7 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
-def model() -> dict[str, Any]:
+def model() -> Model:
     return load_model()
 
 

@@ -2,13 +2,18 @@
 
 ``python mcp_test_daemon.py --socket PATH [--no-cancel]`` prints ``READY`` on stdout once the
 socket listens. ``cancels`` reports the verbs of requests ended by an RFC-0002 ``cancel``
-request (not by a disconnect), so tests can tell that the adapter really sent one.
+request (not by a disconnect), so tests can tell that the adapter really sent one: the server
+listens on a socket beside PATH, and PATH is a byte-for-byte relay to it that reads the
+requests passing through (`Relay`).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
+import json
+import os
 import sys
 from typing import Any
 
@@ -16,26 +21,58 @@ import anyio
 
 from venom_proto import Call, Server, VenomError, Verb
 
-# Private, test-only: the one place that sees a cancel request and its target together.
-from venom_proto._server.calls import CallRunner
-
 CANCELLED: list[str] = []
 ACTIVE: set[int] = set()
 #: The connections ``echo`` was called on (kept alive, so identity is never reused).
 ECHO_CONNECTIONS: list[Any] = []
 
 
-def _record_cancels() -> None:
-    """Wrap the call runner's cancel handling to note which verb each cancel request targets."""
-    original = CallRunner.cancelled
+class Relay:
+    """Copies bytes between a client and the server unchanged, noting the targets of cancels."""
 
-    def recording(self: CallRunner, rid: int | str, reason: str) -> None:
-        target = self.get(rid)
-        if target is not None and reason == "client":
-            CANCELLED.append(target.verb)
-        original(self, rid, reason)
+    def __init__(self, inner: str) -> None:
+        self.inner = inner
 
-    CallRunner.cancelled = recording  # type: ignore[method-assign]
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_unix_connection(self.inner)
+        verbs: dict[object, str] = {}
+
+        async def upstream() -> None:
+            while line := await reader.readline():
+                self._note(line, verbs)
+                up_writer.write(line)
+                await up_writer.drain()
+            up_writer.write_eof()
+
+        async def downstream() -> None:
+            while data := await up_reader.read(65536):
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        try:
+            await asyncio.gather(upstream(), downstream())
+        except OSError:
+            pass
+        finally:
+            up_writer.close()
+            writer.close()
+
+    @staticmethod
+    def _note(line: bytes, verbs: dict[object, str]) -> None:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(message, dict) or not isinstance(message.get("verb"), str):
+            return
+        params = message.get("params") or {}
+        if message["verb"] == "cancel" and isinstance(params, dict):
+            target = verbs.get(json.dumps(params.get("id")))
+            if target is not None:
+                CANCELLED.append(target)
+        else:
+            verbs[json.dumps(message.get("id"))] = message["verb"]
 
 
 def echo(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -107,15 +144,28 @@ def main() -> int:
     parser.add_argument("--socket", required=True)
     parser.add_argument("--no-cancel", action="store_true", help="do not offer capability cancel")
     args = parser.parse_args()
-    _record_cancels()
     server = Server("venom-echo", "0.1.0", VERBS)
     if args.no_cancel:
         server.config = dataclasses.replace(server.config, caps=frozenset())
+    inner = os.path.join(os.path.dirname(args.socket), "inner.sock")
+    relay = Relay(inner)
 
-    def ready(path: str) -> None:
-        print("READY", flush=True)
+    async def run() -> None:
+        async def ready(path: str) -> None:
+            listener = await asyncio.start_unix_server(relay.serve, args.socket)
+            os.chmod(args.socket, 0o600)
+            print("READY", flush=True)
+            async with listener:
+                await listener.serve_forever()
 
-    anyio.run(lambda: server.run(args.socket, ready=ready), backend="asyncio")
+        tasks: set[asyncio.Task[None]] = set()
+
+        def start_relay(path: str) -> None:
+            tasks.add(asyncio.get_running_loop().create_task(ready(path)))
+
+        await server.run(inner, ready=start_relay)
+
+    anyio.run(run, backend="asyncio")
     return 0
 
 

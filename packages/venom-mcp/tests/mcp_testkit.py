@@ -19,6 +19,8 @@ from mcp.server.lowlevel import Server
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.message import SessionMessage
 
+from venom_schema.model import Model
+
 FIXTURES = Path(__file__).parent / "fixtures"
 MODEL_PATH = FIXTURES / "model.json"
 WAIT = 10.0  # seconds: the bound on every single wait in these tests
@@ -30,9 +32,9 @@ INITIALIZE: dict[str, Any] = {
 }
 
 
-def load_model() -> dict[str, Any]:
+def load_model() -> Model:
     """The fixture normalized model (venom-echo's verbs plus test verbs)."""
-    model: dict[str, Any] = json.loads(MODEL_PATH.read_text())
+    model: Model = json.loads(MODEL_PATH.read_text())
     return model
 
 

@@ -12,6 +12,7 @@ from mcp_testkit import WAIT, raw_session, tool_text
 
 from venom_mcp.adapter import Tools, build_server
 from venom_proto import VenomError
+from venom_schema.model import Model
 
 pytestmark = pytest.mark.anyio
 
@@ -82,12 +83,12 @@ class FakeUpstream:
         return {"result": VALID_RESULTS.get(verb["name"], lambda p: None)(params)}
 
 
-def _server(model: dict[str, Any], upstream: FakeUpstream, max_grant: str | None = None) -> Any:
+def _server(model: Model, upstream: FakeUpstream, max_grant: str | None = None) -> Any:
     tools = Tools(model, max_grant=max_grant)
     return build_server(tools, upstream, name="venom-echo", version="0.1.0")
 
 
-async def test_tools_list_is_the_catalog(model: dict[str, Any]) -> None:
+async def test_tools_list_is_the_catalog(model: Model) -> None:
     """RFC-0004 §5: the echo entry is the RFC's; transport and local verbs are not tools."""
     async with raw_session(_server(model, FakeUpstream())) as peer:
         reply = await peer.request("tools/list")
@@ -97,7 +98,7 @@ async def test_tools_list_is_the_catalog(model: dict[str, Any]) -> None:
     assert "1024 items" in tools["repeat"]["description"]
 
 
-async def test_catalog_entries_reach_the_client_unchanged(model: dict[str, Any]) -> None:
+async def test_catalog_entries_reach_the_client_unchanged(model: Model) -> None:
     """RFC-0004 §5: name, description, inputSchema and outputSchema are not rewritten."""
     from venom_gen.catalog import build_catalog
 
@@ -106,7 +107,7 @@ async def test_catalog_entries_reach_the_client_unchanged(model: dict[str, Any])
     assert reply["result"]["tools"] == build_catalog(model)
 
 
-async def test_success_matches_the_rfc_example(model: dict[str, Any]) -> None:
+async def test_success_matches_the_rfc_example(model: Model) -> None:
     """RFC-0004 §5: structuredContent wrapper plus the same wrapper as compact JSON text."""
     upstream = FakeUpstream()
     async with raw_session(_server(model, upstream)) as peer:
@@ -119,7 +120,7 @@ async def test_success_matches_the_rfc_example(model: dict[str, Any]) -> None:
     assert result["content"] == [{"type": "text", "text": '{"result":{"text":"hi"}}'}]
 
 
-async def test_streaming_wrapper(model: dict[str, Any]) -> None:
+async def test_streaming_wrapper(model: Model) -> None:
     """RFC-0004 §5: streaming output is {"items": [...], "result": ok}."""
     async with raw_session(_server(model, FakeUpstream())) as peer:
         reply = await peer.call_tool("repeat", {"count": 1})
@@ -128,7 +129,7 @@ async def test_streaming_wrapper(model: dict[str, Any]) -> None:
     assert tool_text(reply["result"]) == wrapper
 
 
-async def test_validation_failure_is_a_tool_error(model: dict[str, Any]) -> None:
+async def test_validation_failure_is_a_tool_error(model: Model) -> None:
     """RFC-0004 §5: invalid_params.missing with data.param, isError, no structuredContent."""
     upstream = FakeUpstream()
     async with raw_session(_server(model, upstream)) as peer:
@@ -145,7 +146,7 @@ async def test_validation_failure_is_a_tool_error(model: dict[str, Any]) -> None
 
 
 @pytest.mark.parametrize("name", ["nope", "hello", "mcp", "set_value", "echo "])
-async def test_unknown_tool_is_invalid_params(model: dict[str, Any], name: str) -> None:
+async def test_unknown_tool_is_invalid_params(model: Model, name: str) -> None:
     """RFC-0004 §5 and §7: unknown tools (and transport/local verbs) are JSON-RPC -32602."""
     async with raw_session(_server(model, FakeUpstream())) as peer:
         reply = await peer.call_tool(name, {})
@@ -153,7 +154,7 @@ async def test_unknown_tool_is_invalid_params(model: dict[str, Any], name: str) 
     assert "result" not in reply
 
 
-async def test_daemon_error_is_passed_verbatim(model: dict[str, Any]) -> None:
+async def test_daemon_error_is_passed_verbatim(model: Model) -> None:
     """RFC-0004 §5: the Venom error code and data are preserved verbatim."""
     err = VenomError("conflict.echo_busy", "busy", {"retry": 3, "nested": {"a": [1]}})
     async with raw_session(_server(model, FakeUpstream(raises=err))) as peer:
@@ -164,7 +165,7 @@ async def test_daemon_error_is_passed_verbatim(model: dict[str, Any]) -> None:
 
 
 async def test_unexpected_exception_becomes_internal(
-    model: dict[str, Any], capsys: pytest.CaptureFixture[str]
+    model: Model, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """No handler exception leaks as a JSON-RPC error or traceback: it is an internal wrapper."""
     upstream = FakeUpstream(raises=RuntimeError("secret detail"))
@@ -176,7 +177,7 @@ async def test_unexpected_exception_becomes_internal(
     assert "secret detail" not in json.dumps(reply)
 
 
-async def test_max_grant_hides_and_refuses(model: dict[str, Any]) -> None:
+async def test_max_grant_hides_and_refuses(model: Model) -> None:
     """rfcs/0005-local-grants.md §5: a verb above --max-grant is not listed and is refused
     like an unknown tool (-32602), never dispatched."""
     upstream = FakeUpstream()
@@ -190,14 +191,14 @@ async def test_max_grant_hides_and_refuses(model: dict[str, Any]) -> None:
     assert upstream.calls == [("echo", {"text": "read is within read", "style": "plain"})]
 
 
-async def test_max_grant_none_offers_only_none_verbs(model: dict[str, Any]) -> None:
+async def test_max_grant_none_offers_only_none_verbs(model: Model) -> None:
     """rfcs/0005-local-grants.md §5: --max-grant none offers only verbs declaring none."""
     async with raw_session(_server(model, FakeUpstream(), max_grant="none")) as peer:
         listed = await peer.request("tools/list")
     assert [t["name"] for t in listed["result"]["tools"]] == ["whoami"]
 
 
-async def test_mcp_cancel_cancels_the_upstream_call(model: dict[str, Any]) -> None:
+async def test_mcp_cancel_cancels_the_upstream_call(model: Model) -> None:
     """RFC-0004 §5: notifications/cancelled reaches the in-flight upstream call."""
     upstream = FakeUpstream(block=True)
     async with raw_session(_server(model, upstream)) as peer:

@@ -178,7 +178,7 @@ def test_help_exits_0() -> None:
 def test_unusable_model_exits_2(tmp_path: Any) -> None:
     """A model no catalog can be built from exits 2 with a message on stderr, none on stdout."""
     bad = tmp_path / "model.json"
-    bad.write_text('{"tool": "venom-echo", "verbs": [{"name": "x"}]}')
+    bad.write_text('{"format": 1, "tool": "venom-echo", "verbs": [{"name": "x"}]}')
     cmd = [sys.executable, "-m", "venom_mcp", str(bad), "--socket", "/tmp/unused.sock"]
     proc = subprocess.run(cmd, input=b"", capture_output=True, timeout=WAIT, check=False)
     assert proc.returncode == 2

@@ -22,6 +22,7 @@ from mcp_testkit import WAIT, raw_session, short_socket_dir, tool_text
 
 from venom_mcp._dispatch import DaemonUpstream
 from venom_mcp.adapter import Tools, build_server
+from venom_schema.model import Model
 
 pytestmark = pytest.mark.anyio
 
@@ -83,7 +84,7 @@ CASES += [(t, w, True) for t, ws in GOOD_WRAPPERS.items() for w in ws]
 
 @pytest.mark.parametrize(("tool", "wrapper", "valid"), CASES)
 async def test_only_a_valid_success_reaches_the_client(
-    model: dict[str, Any], tool: str, wrapper: Any, valid: bool
+    model: Model, tool: str, wrapper: Any, valid: bool
 ) -> None:
     """A valid wrapper passes unchanged; any other is internal.result."""
     server = build_server(Tools(model), Canned(wrapper), name="venom-echo", version="0")
@@ -175,7 +176,7 @@ def scripted() -> Iterator[Callable[[Answer], tuple[ScriptedDaemon, str]]]:
     ],
 )
 async def test_a_misbehaving_daemon_is_caught_at_the_adapter(
-    model: dict[str, Any],
+    model: Model,
     scripted: Callable[[Answer], tuple[ScriptedDaemon, str]],
     tool: str,
     answer: list[dict[str, Any]],

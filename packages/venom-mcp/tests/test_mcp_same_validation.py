@@ -19,17 +19,19 @@ import pytest
 from venom_mcp._lines import parse_line
 from venom_mcp.adapter import Tools
 from venom_proto import VenomError
+from venom_schema.model import Descriptor, Field, Verb
 from venom_schema.runtime import compile_verb
 
 SAFE = 2**53 - 1
-NUMBER, INTEGER = {"kind": "number"}, {"kind": "integer"}
+NUMBER: Descriptor = {"kind": "number"}
+INTEGER: Descriptor = {"kind": "integer"}
 
 
-def _field(name: str, type_: dict[str, Any]) -> dict[str, Any]:
+def _field(name: str, type_: Descriptor) -> Field:
     return {"name": name, "summary": name, "type": type_, "required": False}
 
 
-VERB = {
+VERB: Verb = {
     "name": "calc",
     "summary": "Numbers",
     "params": [

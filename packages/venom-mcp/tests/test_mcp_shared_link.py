@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import pytest
 from mcp_testkit import WAIT, Daemon, RawAdapter, daemon_call, raw_adapter, wait_for_daemon
 
 from venom_mcp._dispatch import DaemonUpstream
+from venom_schema.model import Verb
 
 pytestmark = pytest.mark.anyio
 
-ECHO = {"name": "echo", "streams": False}
+#: All the upstream reads of a verb: its name and whether it streams.
+ECHO = cast("Verb", {"name": "echo", "streams": False})
 
 
 def tool_result(reply: dict[str, Any]) -> Any:

@@ -18,12 +18,12 @@ from typing import Any
 import orjson
 import pytest
 
-from venom_proto._core.errors import VenomError
-from venom_proto._server import Call, Server, Verb
-from venom_proto.demo import build_server
+from venom_proto import Call, Server, VenomError, Verb
 
 # importlib mode puts no test directory on sys.path; core_kit lives beside us.
 sys.path.insert(0, str(Path(__file__).parent))
+from demo_daemon import PATH as DEMO_DAEMON
+from demo_daemon import build_server
 
 TIMEOUT = 5.0
 #: Subprocess daemons start a Python interpreter each; allow for a loaded CI machine.
@@ -281,7 +281,7 @@ def event_items() -> tuple[dict[str, Any], ...]:
 #: A daemon with one endless streaming verb, for signal tests: ``python -c SRC <socket>``.
 STREAM_DAEMON = """
 import asyncio, sys
-from venom_proto._server import Server, Verb
+from venom_proto import Server, Verb
 
 async def events(call, params):
     await call.emit({"n": 1})
@@ -306,7 +306,7 @@ class Daemons:
         return proc
 
     def demo(self, path: str) -> subprocess.Popen[bytes]:
-        return self.start("-m", "venom_proto.demo", "--socket", path)
+        return self.start(DEMO_DAEMON, "--socket", path)
 
     def streamer(self, path: str) -> subprocess.Popen[bytes]:
         return self.start("-c", STREAM_DAEMON, path)

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from venom_proto import VenomError
 from venom_proto._client_core import ClientCore
-from venom_proto._core.errors import VenomError
 from venom_proto._core.server_connection import ServerConnection
 from venom_proto._core.server_events import (
     NEED_DATA,

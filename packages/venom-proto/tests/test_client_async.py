@@ -11,8 +11,7 @@ from typing import Any
 import anyio
 import pytest
 
-from venom_proto import AsyncClient
-from venom_proto._core.errors import VenomError
+from venom_proto import AsyncClient, VenomError
 from venom_proto._core.frames import Frame
 
 pytestmark = pytest.mark.anyio

@@ -10,10 +10,10 @@ from core_kit import Pair
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from venom_proto import ProtocolViolation, VenomError
 from venom_proto._client_binary import BinaryClientCore
 from venom_proto._client_core import ClientCore, hello_params, raise_for
 from venom_proto._core._json import dumps, loads, std_dumps, std_loads
-from venom_proto._core.errors import ProtocolViolation, VenomError
 from venom_proto._core.frames import (
     CLOSE,
     CONTROL,

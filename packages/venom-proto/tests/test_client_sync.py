@@ -12,9 +12,8 @@ from typing import Any
 
 import pytest
 
-from venom_proto import SyncClient
+from venom_proto import SyncClient, VenomError
 from venom_proto._client_paths import connect_error
-from venom_proto._core.errors import VenomError
 
 WAIT = 5.0
 Script = Callable[[socket.socket], None]

@@ -18,8 +18,7 @@ from typing import Any
 
 import pytest
 
-from venom_proto import SyncClient
-from venom_proto._core.errors import VenomError
+from venom_proto import SyncClient, VenomError
 from venom_proto.sync_client import CONNECT_TIMEOUT
 
 WAIT = 5.0

@@ -8,7 +8,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_proto._core.fitting import TRUNCATED, fit_error
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from venom_proto import ProtocolViolation, VenomError
 from venom_proto._core._json import dumps
-from venom_proto._core.errors import ProtocolViolation, VenomError
 from venom_proto._core.hello import (
     IMPLICIT_HELLO,
     HelloOutcome,

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_proto._core import _stdjson
+from venom_proto import stdjson as _stdjson
 from venom_proto._core._json import MAX_DEPTH, dumps, dumps_line, loads, std_dumps, std_loads
 
 #: The twin on the public ``json`` module, used where CPython's ``_json`` is missing or differs.
@@ -158,7 +158,7 @@ def test_errors_work_before_json_is_imported() -> None:
     """CPython 3.11's ``_json`` raises its errors only once json.decoder is loaded."""
     code = (
         "import sys\n"
-        "from venom_proto._core._stdjson import std_loads\n"
+        "from venom_proto.stdjson import std_loads\n"
         "assert 'json' not in sys.modules and 're' not in sys.modules, 'json loaded early'\n"
         "try:\n"
         "    std_loads(b'{\"a\" 1}')\n"

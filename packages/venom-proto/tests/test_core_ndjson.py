@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_proto._core.errors import ProtocolViolation
+from venom_proto import ProtocolViolation
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME, LineDecoder
 
 

@@ -11,7 +11,7 @@ from core_kit import ECHO_BYTES, CoreApp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_proto._core.frames import (
     CLOSE,
     CONTROL,

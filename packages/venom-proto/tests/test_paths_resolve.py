@@ -8,16 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from venom_proto._core.errors import VenomError
-from venom_proto._server.paths import (
-    SUN_PATH_LIMIT,
-    check_path_length,
+from venom_proto import VenomError
+from venom_proto.conventions import (
+    check_tool_name,
     default_runtime_dir,
-    ensure_runtime_dir,
-    env_var_for,
+    env_var,
     lock_path,
     resolve_socket_path,
-    validate_tool_name,
+)
+from venom_proto.paths import (
+    SUN_PATH_LIMIT,
+    check_path_length,
+    ensure_runtime_dir,
     verify_runtime_dir,
 )
 
@@ -25,21 +27,21 @@ from venom_proto._server.paths import (
 @pytest.mark.parametrize("name", ["venomx", "venom", "venom-mem", "venom-echo", "a", "a" * 32])
 def test_valid_tool_names(name: str) -> None:
     """RFC-0002 §2.1: tool names match ^[a-z][a-z0-9-]{0,31}$."""
-    assert validate_tool_name(name) == name
+    assert check_tool_name(name) == name
 
 
 @pytest.mark.parametrize("name", ["", "Venom", "1venom", "-x", "venom_echo", "a" * 33, "ven om"])
 def test_invalid_tool_names(name: str) -> None:
     """RFC-0002 §2.1: anything else is refused."""
     with pytest.raises(ValueError, match="invalid tool name"):
-        validate_tool_name(name)
+        check_tool_name(name)
 
 
 def test_env_var_names() -> None:
     """RFC-0002 §2.3: <TOOL>_SOCKET, upper-cased with - replaced by _."""
-    assert env_var_for("venomx") == "VENOMX_SOCKET"
-    assert env_var_for("venom-mem") == "VENOM_MEM_SOCKET"
-    assert env_var_for("venom-echo") == "VENOM_ECHO_SOCKET"
+    assert env_var("venomx", "SOCKET") == "VENOMX_SOCKET"
+    assert env_var("venom-mem", "SOCKET") == "VENOM_MEM_SOCKET"
+    assert env_var("venom-echo", "SOCKET") == "VENOM_ECHO_SOCKET"
 
 
 def test_resolution_order() -> None:

@@ -1,4 +1,4 @@
-"""The handler-facing API: Server options, Call, ConnectionInfo, on_call (RFC-0002 4.5, 7)."""
+"""The handler-facing API: Server options, Call, ConnectionInfo (RFC-0002 4.5, 7)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from venom_proto._core.errors import VenomError
-from venom_proto._server import Call, FrameHandler, Server, Verb
+from venom_proto import Call, FrameHandler, Server, Verb
 from venom_proto._server.peercred import peer_credentials
 
 
@@ -75,23 +74,6 @@ def test_async_handler_errors(serve: Any, peers: Any, sock_path: str) -> None:
     assert reply["error"]["code"] == "internal"
     assert "hidden" not in reply["error"]["message"]
     assert peer.call({"id": 3, "verb": "emit_plain"})["error"]["code"] == "internal"
-
-
-def test_on_call_can_refuse(serve: Any, peers: Any, sock_path: str) -> None:
-    """RFC-0002 §7.2: an on_call hook raising VenomError fails the call before its handler."""
-    seen: list[str] = []
-
-    def on_call(call: Call, params: dict[str, Any]) -> None:
-        seen.append(call.verb)
-        if call.verb == "echo":
-            raise VenomError("denied.grant", "no", {"verb": "echo", "grant": "read"})
-
-    serve(on_call=on_call)
-    peer = peers(sock_path)
-    assert peer.call({"id": 1, "verb": "echo"})["error"]["code"] == "denied.grant"
-    assert peer.call({"id": 2, "verb": "whoami"})["ok"]["id"] == 2
-    assert peer.call({"id": 3, "verb": "ping"}) == {"id": 3, "ok": {}}
-    assert seen == ["echo", "whoami"]  # core verbs bypass the hook
 
 
 def test_fast_stream_waits_for_slow_reader(serve: Any, peers: Any, sock_path: str) -> None:

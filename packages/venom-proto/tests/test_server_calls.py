@@ -233,7 +233,7 @@ def test_large_result_is_not_a_slow_reader(serve: Any, peers: Any, sock_path: st
 
 def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) -> None:
     """RFC-0002 §4.4: a stream ends when its connection closes: the handler task is cancelled."""
-    from venom_proto._server import Call, Server, Verb
+    from venom_proto import Call, Server, Verb
 
     started = threading.Event()
     cancelled = threading.Event()
@@ -264,7 +264,7 @@ def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) 
 
 def test_a_call_a_handler_keeps_is_never_reused(serve: Any, peers: Any, sock_path: str) -> None:
     """Pipelined sync calls may share one Call object, but never one a handler held on to."""
-    from venom_proto._server import Call, Server, Verb
+    from venom_proto import Call, Server, Verb
 
     kept: list[tuple[Call, Any, str]] = []
 

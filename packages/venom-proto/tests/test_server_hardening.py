@@ -27,7 +27,7 @@ SPAWN = 15.0
 #: it prints READY and whether SIGTERM was handled when the socket did not exist yet.
 DAEMON = """
 import asyncio, json, logging, resource, signal, sys
-from venom_proto._server import Server, Verb
+from venom_proto import Server, Verb
 
 path, nofile, options = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 if nofile:

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import pytest
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_proto._server.startup import start_listening
 
 

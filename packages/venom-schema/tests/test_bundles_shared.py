@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from venom_schema.canonical import digest
@@ -16,6 +14,8 @@ from venom_schema.manifest import (
     Verb,
     validate_manifest,
 )
+from venom_schema.model import Model
+from venom_schema.model import Verb as ModelVerb
 
 AGENT = [
     "config.check",
@@ -31,11 +31,11 @@ AGENT = [
 ]
 
 
-def model(bundles: tuple[str, ...] | None = None) -> dict[str, Any]:
+def model(bundles: tuple[str, ...] | None = None) -> Model:
     return Manifest(tool="t", summary="S").validate(bundles=bundles)
 
 
-def by_name(m: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def by_name(m: Model) -> dict[str, ModelVerb]:
     return {v["name"]: v for v in m["verbs"]}
 
 

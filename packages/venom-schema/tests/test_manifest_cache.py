@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from venom_proto import VenomError
+from venom_proto.conventions import load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import ManifestError, load_manifest
 from venom_schema.model_cache import (
     compile_model,
     default_cache_path,
-    read_cache_info,
-    read_model,
 )
 
 ECHO_ZON = Path(__file__).parent / "manifests" / "echo.zon"
@@ -32,8 +32,8 @@ def test_compile_writes_model_and_digest(manifest: Path) -> None:
     model = compile_model(manifest)
     cache = default_cache_path(manifest)
     assert cache == manifest.parent / "verbs.model.json"
-    assert read_model(cache) == model == load_manifest(manifest)
-    assert read_cache_info(cache)["digest"] == digest(model)
+    assert load_model(cache) == model == load_manifest(manifest)
+    assert load_cache_info(cache)["digest"] == digest(model)
 
 
 def test_fresh_cache_not_rewritten(manifest: Path) -> None:
@@ -50,7 +50,7 @@ def test_changed_manifest_rewrites(manifest: Path) -> None:
     manifest.write_text(manifest.read_text().replace("A toy daemon", "A small daemon"))
     model = compile_model(manifest)
     assert model["summary"] == "A small daemon for protocol conformance"
-    assert read_model(cache)["summary"] == model["summary"]
+    assert load_model(cache)["summary"] == model["summary"]
 
 
 def test_bundle_choice_is_part_of_the_key(manifest: Path) -> None:
@@ -58,14 +58,14 @@ def test_bundle_choice_is_part_of_the_key(manifest: Path) -> None:
     full = compile_model(manifest)
     core = compile_model(manifest, bundles=("core",))
     assert len(core["verbs"]) < len(full["verbs"])
-    assert read_model(cache) == core
+    assert load_model(cache) == core
 
 
 def test_corrupt_cache_is_stale(manifest: Path) -> None:
     cache = default_cache_path(manifest)
     cache.write_text("{not json")
     model = compile_model(manifest)
-    assert read_model(cache) == model
+    assert load_model(cache) == model
 
 
 def test_invalid_manifest_leaves_no_cache(manifest: Path) -> None:
@@ -79,17 +79,18 @@ def test_invalid_manifest_leaves_no_cache(manifest: Path) -> None:
 def test_read_model_rejects_other_json(tmp_path: Path) -> None:
     other = tmp_path / "x.json"
     other.write_text(json.dumps({"hello": 1}))
-    with pytest.raises(ValueError, match="not a venom model cache"):
-        read_model(other)
+    with pytest.raises(VenomError, match="not a format 1 normalized model") as info:
+        load_model(other)
+    assert info.value.code == "internal.model"
     other.write_text("[")
-    with pytest.raises(ValueError, match="unreadable model cache"):
-        read_model(other)
+    with pytest.raises(VenomError, match="cannot be read as a model"):
+        load_model(other)
 
 
 def test_explicit_cache_path(manifest: Path, tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.json"
     compile_model(manifest, target)
-    assert read_model(target)["tool"] == "venom-echo"
+    assert load_model(target)["tool"] == "venom-echo"
     assert "$cache" in json.loads(target.read_text())
 
 
@@ -101,11 +102,11 @@ def test_read_model_imports_no_zon_reader(manifest: Path) -> None:
     compile_model(manifest)
     code = (
         "import sys\n"
-        "from venom_schema.model_cache import read_model\n"
-        f"model = read_model({str(default_cache_path(manifest))!r})\n"
+        "from venom_proto.conventions import load_model\n"
+        f"model = load_model({str(default_cache_path(manifest))!r})\n"
         "assert model['tool'] == 'venom-echo'\n"
         "bad = [m for m in sys.modules if m.startswith(('venom_schema.zon', "
-        "'venom_schema.manifest', 'orjson', 'pydantic'))]\n"
+        "'venom_schema.manifest', 'orjson', 'pydantic', 'json', 'typing'))]\n"
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=30)

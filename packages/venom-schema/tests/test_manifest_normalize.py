@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from venom_schema.manifest import ManifestError, validate_manifest
+from venom_schema.model import Model, Verb
 from venom_schema.zon._values import ZON_EMPTY, ZonEnum, ZonValue
 
 E = ZonEnum
@@ -102,7 +103,7 @@ ECHO_VERB: dict[str, Any] = {
 }
 
 
-def product_verbs(model: dict[str, Any]) -> list[dict[str, Any]]:
+def product_verbs(model: Model) -> list[Verb]:
     return [v for v in model["verbs"] if "shared" not in v]
 
 
@@ -288,7 +289,7 @@ def test_cli_collision_guard() -> None:
     from venom_schema.manifest._validate_names import check_names
 
     problems = Problems()
-    check_names("t", [{"name": "a-b"}, {"name": "a_b"}], problems)
+    check_names("t", [cast("Verb", {"name": "a-b"}), cast("Verb", {"name": "a_b"})], problems)
     assert problems.items == [
         'verbs[a_b]: CLI command "a-b" collides with verb "a-b"',
         'verbs[a_b]: man page name "t-a-b" collides with verb "a-b"',

@@ -1,4 +1,4 @@
-"""Name patterns and CLI / MCP / man page mappings (RFC-0002 §2.1, §4.2; RFC-0004 §4-§6)."""
+"""Name checks (venom_proto.conventions) and CLI, MCP and man page mappings (RFC-0004 §4-§6)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from venom_proto import conventions
 from venom_schema import names
 
 
@@ -44,14 +45,14 @@ def test_flag_name() -> None:
 )
 def test_mcp_name_round_trip(wire: str, mcp: str) -> None:
     """RFC-0004 §5: _ -> __ and . -> _d, reversibly."""
-    assert names.mcp_name(wire) == mcp
-    assert names.mcp_decode(mcp) == wire
+    assert conventions.mcp_name(wire) == mcp
+    assert conventions.mcp_decode(mcp) == wire
 
 
 @pytest.mark.parametrize("bad", ["a_x", "a_", "_d", "a_dB", "A"])
 def test_mcp_decode_rejects_non_encodings(bad: str) -> None:
     with pytest.raises(ValueError, match="not an encoded MCP tool name"):
-        names.mcp_decode(bad)
+        conventions.mcp_decode(bad)
 
 
 _wire = st.from_regex(r"[a-z][a-z0-9_]{0,6}(\.[a-z][a-z0-9_]{0,6}){0,3}", fullmatch=True)
@@ -60,8 +61,8 @@ _wire = st.from_regex(r"[a-z][a-z0-9_]{0,6}(\.[a-z][a-z0-9_]{0,6}){0,3}", fullma
 @given(_wire, _wire)
 def test_mcp_mapping_is_injective(a: str, b: str) -> None:
     """RFC-0004 §5: the reversible mapping avoids collisions."""
-    assert names.mcp_decode(names.mcp_name(a)) == a
-    assert (names.mcp_name(a) == names.mcp_name(b)) == (a == b)
+    assert conventions.mcp_decode(conventions.mcp_name(a)) == a
+    assert (conventions.mcp_name(a) == conventions.mcp_name(b)) == (a == b)
 
 
 def test_man_name() -> None:
@@ -87,7 +88,7 @@ def test_man_name() -> None:
 )
 def test_tool_name(name: str, ok: bool) -> None:
     """RFC-0002 §2.1: ^[a-z][a-z0-9-]{0,31}$."""
-    assert names.is_tool_name(name) is ok
+    assert conventions.is_tool_name(name) is ok
 
 
 @pytest.mark.parametrize(
@@ -108,16 +109,16 @@ def test_tool_name(name: str, ok: bool) -> None:
 )
 def test_wire_name(name: str, ok: bool) -> None:
     """RFC-0002 §4.2 verb name pattern."""
-    assert names.is_wire_name(name) is ok
+    assert conventions.is_wire_name(name) is ok
 
 
 def test_param_and_error_component() -> None:
     """RFC-0004 §3, §4: [a-z][a-z0-9_]*."""
-    assert names.is_param_name("interval_ms")
-    assert not names.is_param_name("a.b")
-    assert not names.is_param_name("_a")
-    assert names.is_error_component("echo_busy")
-    assert not names.is_error_component("Busy")
+    assert conventions.is_name_component("interval_ms")
+    assert not conventions.is_name_component("a.b")
+    assert not conventions.is_name_component("_a")
+    assert conventions.is_name_component("echo_busy")
+    assert not conventions.is_name_component("Busy")
 
 
 def test_reserved_names() -> None:
@@ -125,7 +126,7 @@ def test_reserved_names() -> None:
     assert names.GLOBAL_FLAGS == ("json", "socket", "help")
     assert names.RESERVED_PARAMS == ("timeout",)
     assert names.RESERVED_VERBS == ("bridge",)
-    assert names.MCP_NAME_MAX_BYTES == 128
+    assert conventions.MCP_NAME_MAX_BYTES == 128
     assert names.ERROR_CLASSES[0] == "failed"
     assert names.ERROR_CLASSES[-1] == "internal"
     assert len(names.ERROR_CLASSES) == 11

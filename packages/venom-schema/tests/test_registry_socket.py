@@ -11,24 +11,26 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
-from venom_proto._server import Call, ConnectionInfo, Server
+from venom_proto import Call, ConnectionInfo, Server
 from venom_schema.grants import grants_for_connection, install_owner_token
+from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.registry import build_verbs
 
 TIMEOUT = 5.0
 
 
-def field(
-    name: str, type_: dict[str, Any], *, required: bool = False, **extra: Any
-) -> dict[str, Any]:
-    return {"name": name, "summary": f"the {name}", "type": type_, "required": required, **extra}
+def field(name: str, type_: Descriptor, *, required: bool = False, **extra: Any) -> Field:
+    return cast(
+        "Field",
+        {"name": name, "summary": f"the {name}", "type": type_, "required": required, **extra},
+    )
 
 
-def verb(name: str, grant: str, **extra: Any) -> dict[str, Any]:
+def verb(name: str, grant: str, **extra: Any) -> Verb:
     base: dict[str, Any] = {
         "name": name,
         "summary": name,
@@ -40,10 +42,10 @@ def verb(name: str, grant: str, **extra: Any) -> dict[str, Any]:
         "exit": {"kind": "standard"},
         "examples": [],
     }
-    return {**base, **extra}
+    return cast("Verb", {**base, **extra})
 
 
-MODEL: dict[str, Any] = {
+MODEL: Model = {
     "format": 1,
     "tool": "venom-echo",
     "summary": "test",

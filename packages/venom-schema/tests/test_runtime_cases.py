@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_schema.runtime import compile_params
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from venom_schema.registry import daemon_verbs
 from venom_schema.runtime import compile_verb
+from venom_schema.surfaces import verbs_on
 
 ECHO_ZON = Path(__file__).parents[2] / "venom-echo" / "src" / "venom_echo" / "verbs.zon"
 
@@ -26,6 +26,6 @@ def test_every_echo_verb_compiles_and_its_examples_validate() -> None:
             compiled.result(example["result"])
             examples += 1
     assert examples > 0
-    names = {verb["name"] for verb in daemon_verbs(model)}
+    names = {verb["name"] for verb in verbs_on(model, "daemon")}
     assert "echo" in names
     assert names.isdisjoint({"hello", "cancel", "ping", "serve", "mcp"})

@@ -7,19 +7,17 @@ import copy
 import json
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 from venom_schema.runtime import (
     CompiledVerb,
     DescriptorError,
     compile_descriptor,
     compile_params,
     compile_verb,
-    load_model,
 )
 
 
@@ -201,18 +199,6 @@ def test_streaming_verb_without_item_is_rejected() -> None:
     broken = {key: value for key, value in EVENTS_VERB.items() if key != "item"}
     with pytest.raises(DescriptorError, match="item"):
         compile_verb(broken)
-
-
-def test_load_model_reads_cached_json(tmp_path: Path) -> None:
-    model = {"format": 1, "tool": "venom-echo", "summary": "s", "verbs": [ECHO_VERB], "$cache": {}}
-    path = tmp_path / "verbs.model.json"
-    path.write_text(json.dumps(model))
-    loaded = load_model(path)
-    assert "$cache" not in loaded
-    assert compile_verb(loaded["verbs"][0]).params({"text": "x"}) == {"text": "x", "style": "plain"}
-    path.write_text("[]")
-    with pytest.raises(ValueError, match="not a format-1"):
-        load_model(path)
 
 
 def test_runtime_import_is_light() -> None:

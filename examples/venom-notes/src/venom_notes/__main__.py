@@ -3,14 +3,11 @@
 ``serve`` runs the daemon, ``mcp`` the MCP server; anything else is the CLI.
 """
 
-from __future__ import annotations
-
 import sys
 
-from venom_gen.product import product_main
+from venom_gen import product_main
 
-# isort: split
-from venom_notes.product import PRODUCT
+from .product import PRODUCT
 
 __all__ = ("main",)
 

@@ -22,8 +22,7 @@ from typing import Any
 
 from anyio import to_thread
 
-from venom_gen.daemon.app import App
-from venom_gen.daemon.finish import finish
+from venom_gen.daemon import App, finish
 from venom_notes.store import Note, NoteStore, StorageError, WriteFailed, data_path
 from venom_proto import Call, Handler, VenomError, encode_item
 

@@ -1,11 +1,10 @@
 """The one ``venom-echo`` binary: ``serve`` is the daemon, ``mcp`` the MCP server, else the CLI."""
 
-from __future__ import annotations
-
 import sys
 
-from venom_echo.product import PRODUCT
-from venom_gen.product import product_main
+from venom_gen import product_main
+
+from .product import PRODUCT
 
 __all__ = ("main",)
 

@@ -13,7 +13,6 @@ daemon's schema declares them (the daemon validates them); failures raise `Venom
 from __future__ import annotations
 
 import enum
-import os
 from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
 from typing import (
@@ -30,9 +29,8 @@ from typing import (
     cast,
 )
 
-from venom_proto import VenomError
-from venom_proto._server.paths import resolve_socket_path
-from venom_proto.sync_client import StreamCall, SyncClient
+from venom_proto import StreamCall, SyncClient, VenomError
+from venom_proto.conventions import owner_auth, resolve_socket_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient, AsyncStreamCall
@@ -116,23 +114,6 @@ ResultT = TypeVar("ResultT")
 
 def _present(params: dict[str, object]) -> dict[str, Any]:
     return {key: value for key, value in params.items() if value is not ABSENT}
-
-
-def _owner_auth(socket_path: str) -> dict[str, Any] | None:
-    """``hello.auth`` with the owner token beside the socket, if readable (RFC-0005 §3)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(socket_path.removesuffix(".sock") + ".token", flags)
-        try:
-            data = os.read(fd, 256)
-        finally:
-            os.close(fd)
-    except OSError:
-        return None  # no token: the daemon grants only what every caller holds
-    token = data.strip().decode("ascii", "replace")
-    if len(token) != 64 or token.strip("0123456789abcdef"):
-        return None
-    return {"token": token}
 
 
 class Stream(Generic[ItemT, ResultT]):
@@ -587,7 +568,7 @@ class VenomEchoClient:
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=_owner_auth(path) if auth is None else auth,
+            auth=owner_auth(path) if auth is None else auth,
             timeout=timeout,
         )
         return cls(client)
@@ -935,7 +916,7 @@ class AsyncVenomEchoClient:
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=_owner_auth(path) if auth is None else auth,
+            auth=owner_auth(path) if auth is None else auth,
         )
         return cls(client)
 

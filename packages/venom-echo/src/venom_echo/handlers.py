@@ -1,22 +1,43 @@
-"""venom-echo's handlers, bound to their exact wire names, plus the ECHO_BYTES frame echo."""
+"""venom-echo's daemon side: its handlers by exact wire name, the ECHO_BYTES frame echo and the
+schema of its configuration file."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
-from typing import Any
 
-from venom_gen.daemon.app import App
-from venom_proto import Frame, VenomError
-from venom_proto._server import Call, FrameContext, FrameHandler, Handler
+from venom_gen.daemon import App
+from venom_proto import Call, Frame, FrameContext, FrameHandler, Handler, VenomError
+from venom_schema.model import Descriptor, JsonObject
 
-__all__ = ("ECHO_BYTES", "ECHO_BYTES_CAP", "EchoHandlers", "frame_handlers", "handlers")
+__all__ = ("CONFIG", "ECHO_BYTES", "ECHO_BYTES_CAP", "EchoHandlers", "frame_handlers", "handlers")
 
 #: RFC-0002 §5.2 registry: venom-echo's one tool frame type and the capability that gates it.
 ECHO_BYTES = 0x0100
 ECHO_BYTES_CAP = "venom-echo.bytes"
 
-_FAILURES: dict[str, tuple[str, dict[str, Any]]] = {
+#: The configuration file's schema (a format-1 object descriptor).
+CONFIG: Descriptor = {
+    "kind": "object",
+    "fields": [
+        {
+            "name": "log_level",
+            "summary": "Daemon log level",
+            "type": {"kind": "string", "choices": ["debug", "info", "warning", "error"]},
+            "required": False,
+            "default": "info",
+        },
+        {
+            "name": "greeting",
+            "summary": "Text the echo.greet example would use",
+            "type": {"kind": "string"},
+            "required": False,
+            "default": "hello",
+        },
+    ],
+}
+
+_FAILURES: dict[str, tuple[str, JsonObject]] = {
     "failed.echo": ("the echo failed on purpose", {"reason": "asked to fail"}),
     "not_found.echo": ("there was nothing to echo", {"what": "text"}),
     "conflict.echo_busy": ("the echo is busy", {"retry_after_ms": 100}),
@@ -30,14 +51,14 @@ class EchoHandlers:
     def __init__(self, app: App) -> None:
         self.publish = app.events.publish
 
-    def echo(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def echo(self, call: Call, params: JsonObject) -> JsonObject:
         text = params["text"]
         if params["style"] == "upper":
             text = text.upper()
         self.publish("echo.echoed", {"text": text})
         return {"text": text}
 
-    async def repeat(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def repeat(self, call: Call, params: JsonObject) -> JsonObject:
         text, count, interval = params["text"], params["count"], params["interval_ms"] / 1000
         for index in range(count):
             if interval:
@@ -46,15 +67,15 @@ class EchoHandlers:
         self.publish("echo.repeated", {"text": text, "count": count})
         return {"count": count}
 
-    def exit(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def exit(self, call: Call, params: JsonObject) -> JsonObject:
         return {"status": params["status"]}
 
-    def fail(self, call: Call, params: dict[str, Any]) -> None:
+    def fail(self, call: Call, params: JsonObject) -> None:
         code = params["code"]
         message, data = _FAILURES[code]
         raise VenomError(code, message, data)
 
-    def types(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def types(self, call: Call, params: JsonObject) -> JsonObject:
         return {
             "count": params["count"],
             "ratio": params["ratio"],

@@ -1,15 +1,17 @@
-"""Shared views of the normalized model for the generators: verb selection per surface, the
-name mappings (from ``venom_schema.names``), exit codes and example command lines.
+"""Shared text views of the normalized model for every renderer (docs, man pages, SKILL.md,
+the MCP catalog, CLI help): the name mappings (from ``venom_schema.names``), MCP tool names,
+exit codes and example command lines. Which verbs a surface shows is `venom_schema.surfaces`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from venom_gen._escape import json_compact, sh_quote
-from venom_proto import CLASS_EXIT, exit_code_for
+from venom_proto import CLASS_EXIT, conventions, exit_code_for
 from venom_schema import names
+from venom_schema.model import Verb
 from venom_schema.names import cli_path, flag_name, man_name
 
 __all__ = (
@@ -24,11 +26,7 @@ __all__ = (
     "flag_name",
     "man_name",
     "mcp_name",
-    "surface_verbs",
 )
-
-Verb = Mapping[str, Any]
-Surface = Literal["cli", "mcp"]
 
 #: Client options present on every command (RFC-0004 §4); never params.
 GLOBAL_FLAGS: tuple[str, ...] = tuple(flag_name(flag) for flag in names.GLOBAL_FLAGS)
@@ -38,30 +36,15 @@ class GenerationError(ValueError):
     """Raised by a generator when the model cannot be rendered (name too long, collision)."""
 
 
-def surface_verbs(model: Mapping[str, Any], surface: Surface) -> list[Verb]:
-    """The verbs shown on ``surface``, sorted by wire name (RFC-0004 §6, §7).
-
-    Transport verbs (hello, cancel) appear nowhere; local verbs (serve, mcp) appear on the CLI
-    surfaces (CLI, docs, man pages, completions, skill) but never in the MCP catalog.
-    """
-    shown: list[Verb] = []
-    for verb in model["verbs"]:
-        dispatch = verb.get("dispatch")
-        if dispatch == "transport" or (dispatch == "local" and surface == "mcp"):
-            continue
-        shown.append(verb)
-    return sorted(shown, key=lambda v: str(v["name"]))
-
-
 def cli_spelling(tool: str, wire: str) -> str:
     """The canonical command line prefix, e.g. ``venom-echo config get``."""
     return " ".join([tool, *cli_path(wire)])
 
 
 def mcp_name(wire: str) -> str:
-    """The reversible MCP tool name: ``_`` -> ``__``, ``.`` -> ``_d`` (§5)."""
-    name = names.mcp_name(wire)
-    limit = names.MCP_NAME_MAX_BYTES
+    """The MCP tool name (`venom_proto.conventions.mcp_name`), refused past 128 bytes (§5)."""
+    name = conventions.mcp_name(wire)
+    limit = conventions.MCP_NAME_MAX_BYTES
     if len(name.encode("utf-8")) > limit:
         raise GenerationError(f"MCP tool name for verb {wire!r} exceeds {limit} bytes")
     return name

@@ -1,4 +1,5 @@
-"""Human rendering of RFC-0004 §3 type descriptors for docs, man pages and SKILL.md.
+"""Human rendering of RFC-0004 §3 type descriptors: the one renderer of docs, man pages,
+SKILL.md and the CLI's ``--help``.
 
 The output is plain text; callers escape it for their format.
 """
@@ -6,11 +7,11 @@ The output is plain text; callers escape it for their format.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from venom_gen._escape import json_compact
+from venom_schema.model import Descriptor, Field
 
 __all__ = (
     "FieldRow",
@@ -20,8 +21,6 @@ __all__ = (
     "render_member",
     "render_type",
 )
-
-Desc = Mapping[str, Any]
 
 _BARE_CHOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/+-]*\Z")
 _BARE_MEMBER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -52,7 +51,7 @@ def render_default(value: Any) -> str:
     return json_compact(value)
 
 
-def _bounds(desc: Desc) -> str:
+def _bounds(desc: Descriptor) -> str:
     lo, hi = desc.get("min"), desc.get("max")
     if lo is not None and hi is not None:
         return f" ({json_compact(lo)} to {json_compact(hi)})"
@@ -63,8 +62,13 @@ def _bounds(desc: Desc) -> str:
     return ""
 
 
-def render_type(desc: Desc) -> str:
-    """E.g. ``string (one of: plain, upper)``, ``integer (0 to 255)``, ``object or null``."""
+def render_type(desc: Descriptor, *, inline: bool = False) -> str:
+    """E.g. ``string (one of: plain, upper)``, ``integer (0 to 255)``, ``object or null``.
+
+    ``inline`` spells an object's fields out on the line, ``object {a: string, b?: integer}``
+    (``?`` marks an optional field), for one-line contexts such as ``--help``; docs list
+    them as rows instead (`flatten_fields`).
+    """
     kind = desc["kind"]
     if kind == "string":
         choices = desc.get("choices")
@@ -74,8 +78,15 @@ def render_type(desc: Desc) -> str:
     elif kind in ("integer", "number"):
         text = kind + _bounds(desc)
     elif kind == "array":
-        inner = render_type(desc["items"])
+        inner = render_type(desc["items"], inline=inline)
         text = f"array of ({inner})" if " " in inner else f"array of {inner}"
+    elif kind == "object" and inline:
+        members = [
+            f"{render_member(f['name'])}{'' if f['required'] else '?'}: "
+            f"{render_type(f['type'], inline=True)}"
+            for f in desc.get("fields", [])
+        ]
+        text = "object {" + ", ".join(members) + "}"
     else:
         text = str(kind)
     if desc.get("nullable") and kind != "null":
@@ -94,14 +105,14 @@ class FieldRow:
     summary: str
 
 
-def _object_of(desc: Desc) -> Desc | None:
+def _object_of(desc: Descriptor) -> Descriptor | None:
     """The object descriptor reached through ``desc`` and any array nesting, if any."""
     while desc["kind"] == "array":
         desc = desc["items"]
     return desc if desc["kind"] == "object" else None
 
 
-def _array_suffix(desc: Desc) -> str:
+def _array_suffix(desc: Descriptor) -> str:
     suffix = ""
     while desc["kind"] == "array":
         suffix += "[]"
@@ -109,12 +120,12 @@ def _array_suffix(desc: Desc) -> str:
     return suffix
 
 
-def flatten_fields(fields: list[Mapping[str, Any]], prefix: str = "") -> list[FieldRow]:
+def flatten_fields(fields: list[Field], prefix: str = "") -> list[FieldRow]:
     """Fields in declaration order, each followed by its nested object fields (depth first)."""
     rows: list[FieldRow] = []
     for field in fields:
         path = prefix + render_member(field["name"])
-        ftype: Desc = field["type"]
+        ftype = field["type"]
         default = render_default(field["default"]) if "default" in field else None
         rows.append(
             FieldRow(path, render_type(ftype), bool(field["required"]), default, field["summary"])

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any
 
-from venom_gen._model import mcp_name, surface_verbs
+from venom_gen._model import GenerationError, mcp_name
+from venom_schema.model import Descriptor, Field, Model, Verb
+from venom_schema.surfaces import verbs_on
 
-__all__ = ("STREAM_LIMIT_SENTENCE", "build_catalog", "field_schema", "type_schema")
+__all__ = (
+    "STREAM_LIMIT_SENTENCE",
+    "GenerationError",
+    "build_catalog",
+    "field_schema",
+    "type_schema",
+)
+
+#: A JSON Schema object (MCP's inputSchema, outputSchema and their parts).
+Schema = dict[str, Any]
 
 #: Appended to every streaming tool's description (RFC-0004 §5: the limits MUST appear there).
 STREAM_LIMIT_SENTENCE = (
@@ -17,10 +28,10 @@ STREAM_LIMIT_SENTENCE = (
 )
 
 
-def type_schema(desc: Mapping[str, Any]) -> dict[str, Any]:
+def type_schema(desc: Descriptor) -> Schema:
     """JSON Schema for a type descriptor (§3 table); ``nullable`` becomes ``anyOf`` with null."""
     kind = desc["kind"]
-    schema: dict[str, Any] = {"type": kind}
+    schema: Schema = {"type": kind}
     if kind == "string" and "choices" in desc:
         schema["enum"] = list(desc["choices"])
     elif kind in ("integer", "number"):
@@ -37,7 +48,7 @@ def type_schema(desc: Mapping[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def field_schema(field: Mapping[str, Any]) -> dict[str, Any]:
+def field_schema(field: Field) -> Schema:
     """A property schema: the type schema, then ``description`` and ``default``.
 
     For a nullable field the annotations sit on the outer ``anyOf`` object, beside it, so they
@@ -50,7 +61,7 @@ def field_schema(field: Mapping[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def object_schema(fields: list[Mapping[str, Any]]) -> dict[str, Any]:
+def object_schema(fields: list[Field]) -> Schema:
     """A closed object schema: properties in declaration order, ``required`` always present."""
     return {
         "type": "object",
@@ -60,8 +71,8 @@ def object_schema(fields: list[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _output_schema(verb: Mapping[str, Any]) -> dict[str, Any]:
-    properties: dict[str, Any] = {}
+def _output_schema(verb: Verb) -> Schema:
+    properties: Schema = {}
     if verb["streams"]:
         properties["items"] = {"type": "array", "items": type_schema(verb["item"])}
     properties["result"] = type_schema(verb["result"])
@@ -73,25 +84,23 @@ def _output_schema(verb: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _description(verb: Mapping[str, Any]) -> str:
-    summary: str = verb["summary"]
+def _description(verb: Verb) -> str:
+    summary = verb["summary"]
     if not verb["streams"]:
         return summary
     joiner = " " if summary.rstrip().endswith((".", "!", "?")) else ". "
     return summary.rstrip() + joiner + STREAM_LIMIT_SENTENCE
 
 
-def build_catalog(
-    model: Mapping[str, Any], *, max_grant: Collection[str] | None = None
-) -> list[dict[str, Any]]:
+def build_catalog(model: Model, *, max_grant: Collection[str] | None = None) -> list[Schema]:
     """The MCP tools for ``model`` in wire-name order (RFC-0004 §5).
 
     Transport (hello, cancel) and local (serve, mcp) verbs are never tools. With ``max_grant``
     only verbs whose grant is in that collection are listed. Raises ``GenerationError`` when an
     encoded name exceeds 128 bytes.
     """
-    tools: list[dict[str, Any]] = []
-    for verb in surface_verbs(model, "mcp"):
+    tools: list[Schema] = []
+    for verb in verbs_on(model, "mcp"):
         if max_grant is not None and verb["grant"] not in max_grant:
             continue
         tools.append(

@@ -1,38 +1,65 @@
-"""`Product`: everything a daemon author declares, and `product_main`, the one binary's entry.
+"""`Product`: everything a daemon author declares about their product, in one object.
 
-This module is on the path of every CLI call, so it imports nothing heavy: the daemon side
-(anyio, the server, the registry) and the MCP adapter load only when ``serve`` or ``mcp`` runs.
+The product's binary (`venom_gen.binary.product_main`) reads it on every CLI call, so a product
+names its daemon side instead of importing it: ``handlers``, ``frame_handlers``, ``config`` and
+``local`` verbs are ``"module:attribute"`` references, imported only when ``serve`` (or that
+local verb) runs, and the product module stays plain data. A callable or value may be given
+in place of a reference where start-up time does not matter (tests, embedding).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
-    from typing import Any
+    from typing import Any, TypeAlias, TypeVar
 
-    from venom_gen.daemon.app import App
-    from venom_proto._server import FrameHandler, Handler
+    from venom_gen.daemon import App
+    from venom_proto import FrameHandler, Handler
+    from venom_schema.model import Descriptor
 
-    LocalVerb = Callable[[list[str]], int]
+    T = TypeVar("T")
+    #: A ``"module:attribute"`` reference to a ``T``, or the ``T`` itself.
+    Ref: TypeAlias = str | T
+    HandlersFactory = Callable[[App], Mapping[str, Handler]]
+    FrameHandlersFactory = Callable[[App], Iterable[FrameHandler]]
+    LocalVerb = Callable[["Product", list[str]], int]
 
-__all__ = ("Product", "flag_value", "product_main")
+__all__ = ("Product", "resolve")
 
 
-def _no_frames(app: App) -> Iterable[FrameHandler]:
-    return ()
+def resolve(ref: Any) -> Any:
+    """What ``ref`` names: ``"package.module:attribute"`` is imported; anything else is itself.
+
+    Raises ``ImportError`` or ``AttributeError`` naming the reference when it names nothing.
+    """
+    if not isinstance(ref, str):
+        return ref
+    module, sep, attribute = ref.partition(":")
+    if not sep or not module or not attribute:
+        raise ValueError(f"{ref!r} is not a 'module:attribute' reference")
+    __import__(module)  # not importlib: it would cost every CLI call its import
+    value: Any = sys.modules[module]
+    for name in attribute.split("."):
+        try:
+            value = getattr(value, name)
+        except AttributeError:
+            raise AttributeError(f"{ref!r}: {module} has no attribute {attribute!r}") from None
+    return value
 
 
 class Product:
-    """A Venom product: its name, version, cached model and handler factories.
+    """A Venom product: its tool name, version, cached model, and its daemon side by name.
 
-    ``handlers(app)`` returns the product's handlers by exact wire name; ``frame_handlers(app)``
-    its binary frame handlers; ``config`` is the format-1 object descriptor of its configuration
-    file; ``local`` adds in-process verbs such as ``mcp`` (``venom_mcp.main``). A plain class,
-    not a dataclass: this module is imported on every CLI call.
+    ``handlers`` names a function ``(app) -> {wire name: handler}``; ``frame_handlers`` one
+    ``(app) -> [FrameHandler, ...]`` (none by default); ``config`` the format-1 object
+    descriptor of the configuration file (an empty object by default); ``local`` maps
+    in-process verbs such as ``mcp`` to functions ``(product, argv) -> exit status``.
+    A plain class: dataclasses would cost every CLI call their import.
     """
 
     __slots__ = ("config", "frame_handlers", "handlers", "local", "model_path", "tool", "version")
@@ -43,10 +70,10 @@ class Product:
         tool: str,
         version: str,
         model_path: str | os.PathLike[str],
-        handlers: Callable[[App], Mapping[str, Handler]],
-        frame_handlers: Callable[[App], Iterable[FrameHandler]] = _no_frames,
-        config: Mapping[str, Any] | None = None,
-        local: Mapping[str, Callable[[Product, list[str]], int]] | None = None,
+        handlers: Ref[HandlersFactory],
+        frame_handlers: Ref[FrameHandlersFactory] | None = None,
+        config: Ref[Descriptor] | None = None,
+        local: Mapping[str, Ref[LocalVerb]] | None = None,
     ) -> None:
         self.tool = tool
         self.version = version
@@ -56,35 +83,27 @@ class Product:
         self.config = config
         self.local = dict(local or {})
 
+    def handlers_for(self, app: App) -> Mapping[str, Handler]:
+        """The product's handlers by exact wire name, for the running daemon ``app``."""
+        factory: HandlersFactory = resolve(self.handlers)
+        return factory(app)
 
-def product_main(product: Product, argv: list[str] | None = None) -> int:
-    """Run the product's one binary: ``serve`` is the daemon, ``mcp`` the adapter, else the CLI."""
-    from venom_gen.cli import main
+    def frame_handlers_for(self, app: App) -> Iterable[FrameHandler]:
+        """The product's binary frame handlers, for the running daemon ``app``."""
+        if self.frame_handlers is None:
+            return ()
+        factory: FrameHandlersFactory = resolve(self.frame_handlers)
+        return factory(app)
 
-    def serve(rest: list[str]) -> int:
-        from venom_gen.daemon.app import serve as run
+    def config_schema(self) -> Descriptor | None:
+        """The configuration file's descriptor, or None for a product without settings."""
+        schema: Descriptor | None = resolve(self.config)
+        return schema
 
-        return run(product, flag_value(rest, "--socket"), os.environ, json_errors="--json" in rest)
+    def local_verb(self, name: str) -> LocalVerb:
+        """The in-process verb ``name`` (``KeyError`` when the product declares none)."""
+        verb: LocalVerb = resolve(self.local[name])
+        return verb
 
-    def doctor(rest: list[str]) -> int:
-        from venom_gen.daemon.doctor_cli import run_doctor
-
-        return run_doctor(product, rest, os.environ)
-
-    local: dict[str, LocalVerb] = {"serve": serve, "doctor": doctor}
-    for name, fn in product.local.items():
-        local[name] = lambda rest, fn=fn: fn(product, rest)  # type: ignore[misc]
-    return main(product.model_path, argv=argv, local=local, version=product.version)
-
-
-def flag_value(rest: list[str], name: str) -> str | None:
-    """The value of option ``name`` (``--x v`` or ``--x=v``) in a local verb's argv.
-
-    The CLI has already validated the argv; local verbs only need to read their options back.
-    """
-    for i, arg in enumerate(rest):
-        if arg == name and i + 1 < len(rest):
-            return rest[i + 1]
-        if arg.startswith(name + "="):
-            return arg.partition("=")[2]
-    return None
+    def __repr__(self) -> str:
+        return f"Product({self.tool!r}, {self.version!r})"

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from venom_gen._escape import code_fence, json_compact, md_code, md_text, yaml_double_quoted
-from venom_gen._model import (
-    Verb,
-    cli_spelling,
-    error_exit,
-    example_command,
-    exit_table,
-    flag_name,
-    surface_verbs,
-)
+from venom_gen._model import cli_spelling, error_exit, example_command, exit_table, flag_name
 from venom_gen._render_types import flatten_fields, render_default, render_type
+from venom_proto.conventions import env_var
+from venom_schema.model import Descriptor, Model, Verb
+from venom_schema.surfaces import verbs_on
 
 __all__ = ("render_skill",)
 
 
 def _conventions(tool: str, verbs: list[Verb]) -> list[str]:
-    env = tool.upper().replace("-", "_") + "_SOCKET"
+    env = env_var(tool, "SOCKET")
     dotted = next((v["name"] for v in verbs if "." in v["name"]), None)
     lines = ["## Invocation", "", f"- Run `{tool} COMMAND [OPTIONS]`."]
     if dotted is not None:
@@ -65,7 +57,7 @@ def _verb_table(tool: str, verbs: list[Verb]) -> list[str]:
     return [*lines, ""]
 
 
-def _shape_line(label: str, desc: Mapping[str, Any]) -> str:
+def _shape_line(label: str, desc: Descriptor) -> str:
     inner = desc
     while inner["kind"] == "array":
         inner = inner["items"]
@@ -117,10 +109,10 @@ def _verb_section(tool: str, verb: Verb) -> list[str]:
     return lines
 
 
-def render_skill(model: Mapping[str, Any]) -> str:
+def render_skill(model: Model) -> str:
     """The complete SKILL.md text (UTF-8, trailing newline, deterministic)."""
-    tool: str = model["tool"]
-    verbs = surface_verbs(model, "cli")
+    tool = model["tool"]
+    verbs = verbs_on(model, "docs")
     lines = [
         "---",
         f"name: {tool}",

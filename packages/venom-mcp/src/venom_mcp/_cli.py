@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from venom_mcp._grants import GRANTS, parse_grant
+from venom_proto import VenomError
+from venom_proto.conventions import load_model, resolve_socket_path
 
-__all__ = ("main", "parse_args", "run_mcp")
+if TYPE_CHECKING:
+    from venom_gen.product import Product
+    from venom_schema.model import Model
+
+__all__ = ("main", "mcp_verb", "parse_args", "run_mcp")
 
 log = logging.getLogger("venom_mcp")
 
@@ -60,7 +65,7 @@ def _configure_logging() -> None:
 
 
 def run_mcp(
-    model: Mapping[str, Any],
+    model: Model,
     *,
     socket_path: str,
     tool_version: str,
@@ -98,18 +103,21 @@ def _tool_version(tool: str) -> str:
         return "0.0.0"
 
 
-def main(argv: Sequence[str], model_path: str | os.PathLike[str]) -> int:
+def main(
+    argv: Sequence[str], model_path: str | os.PathLike[str], *, version: str | None = None
+) -> int:
     """``<tool> mcp [--socket PATH] [--max-grant GRANT]`` for the cached model at ``model_path``.
 
-    Returns the exit status: 0 after stdin EOF, 2 for a bad command line or unreadable model.
+    ``version`` is the tool's, for the MCP server info and the daemon's logs (default: the
+    installed distribution named like the tool). Returns the exit status: 0 after stdin EOF,
+    2 for a bad command line or unreadable model.
     """
     try:
-        with open(model_path, "rb") as f:
-            model: dict[str, Any] = json.load(f)
-        tool = str(model["tool"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        print(f"error: cannot read the model {model_path}: {exc}", file=sys.stderr)
+        model: Model = load_model(model_path)
+    except VenomError as exc:
+        print(f"error: cannot read the model: {exc.message}", file=sys.stderr)
         return 2
+    tool = model["tool"]
     try:
         opts = parse_args(argv)
     except UsageError as exc:
@@ -119,12 +127,15 @@ def main(argv: Sequence[str], model_path: str | os.PathLike[str]) -> int:
     if opts["help"]:
         print(USAGE.format(tool=tool, grants="|".join(GRANTS)))
         return 0
-    from venom_mcp._deps import resolve_socket_path
-
     socket_path = resolve_socket_path(tool, opts["socket"])
     return run_mcp(
         model,
         socket_path=socket_path,
-        tool_version=_tool_version(tool),
+        tool_version=_tool_version(tool) if version is None else version,
         max_grant=opts["max_grant"],
     )
+
+
+def mcp_verb(product: Product, argv: list[str]) -> int:
+    """A product's ``mcp`` local verb: ``Product(local={"mcp": "venom_mcp:mcp_verb"})``."""
+    return main(argv, product.model_path, version=product.version)

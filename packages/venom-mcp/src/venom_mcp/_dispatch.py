@@ -22,7 +22,7 @@ a shared one pays that once. What per-call connections gave for free is kept exp
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -32,6 +32,7 @@ import anyio
 from venom_mcp._deps import VenomError, compile_verb
 from venom_mcp._limits import StreamBuffer
 from venom_mcp._link import Link, Links, breaks_link
+from venom_schema.model import JsonObject, Verb
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient, AsyncStreamCall
@@ -67,13 +68,13 @@ class DaemonUpstream:
         )
         self._item_checks: dict[str, Callable[[Any], Any]] = {}
 
-    def _item_check(self, verb: Mapping[str, Any]) -> Callable[[Any], Any]:
+    def _item_check(self, verb: Verb) -> Callable[[Any], Any]:
         """The verb's item validator: a bad item ends the call at once (``internal.result``)
         instead of after the stream; for a verb that does not stream, it refuses any item."""
         name = str(verb["name"])
         check = self._item_checks.get(name)
         if check is None:
-            check = self._item_checks[name] = compile_verb(dict(verb)).item
+            check = self._item_checks[name] = compile_verb(verb).item
         return check
 
     async def __aenter__(self) -> DaemonUpstream:
@@ -88,7 +89,7 @@ class DaemonUpstream:
     ) -> bool | None:
         return await self._links.__aexit__(exc_type, exc, tb)
 
-    async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> dict[str, Any]:
+    async def invoke(self, verb: Verb, params: JsonObject) -> JsonObject:
         """Run ``verb`` with validated ``params``; raises ``VenomError`` on any failure.
 
         Cancelling the calling task cancels the request on the daemon (RFC-0002 ``cancel``).
@@ -97,7 +98,7 @@ class DaemonUpstream:
         try:
             client = link.client
             try:
-                buffer = StreamBuffer() if verb.get("streams") else None
+                buffer = StreamBuffer() if verb["streams"] else None
                 return await _collect(call, buffer, lambda: self._item_check(verb))
             except VenomError as exc:
                 if exc.code in ("unsupported.stream_limit", "internal.result"):
@@ -108,15 +109,13 @@ class DaemonUpstream:
         finally:
             self._links.release(link)
 
-    async def _send(
-        self, verb: Mapping[str, Any], params: dict[str, Any]
-    ) -> tuple[Link, AsyncStreamCall]:
+    async def _send(self, verb: Verb, params: JsonObject) -> tuple[Link, AsyncStreamCall]:
         """Send the request on the shared link; once more on a fresh one if it could not go."""
         for attempt in (1, 2):
             link = await self._links.acquire()
             try:
                 client = link.client
-                if verb.get("streams") and "cancel" not in client.hello_result.get("caps", ()):
+                if verb["streams"] and "cancel" not in client.hello_result.get("caps", ()):
                     raise VenomError(
                         "unsupported.capability",
                         "the daemon did not agree to 'cancel', which MCP streaming needs",
@@ -142,7 +141,7 @@ async def _collect(
     call: AsyncStreamCall,
     buffer: StreamBuffer | None,
     item_check: Callable[[], Callable[[Any], Any]],
-) -> dict[str, Any]:
+) -> JsonObject:
     """The success wrapper: checked items, buffered under the §5 limits, plus the final ok.
 
     ``buffer`` is None for a verb that does not stream, whose item check refuses any item;

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
-from venom_mcp._deps import VenomError, owner_auth, token_file
+from venom_mcp._deps import VenomError
+from venom_proto.conventions import owner_auth, token_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient
@@ -72,7 +73,7 @@ class Links:
         self.client_name = client_name
         self.client_version = client_version
         self.token = token
-        self._token_file = token_file(socket_path)
+        self._token_file = token_path(socket_path)
         self._tg: TaskGroup | None = None
         self._current: Link | None = None
         self._connecting = anyio.Lock()

@@ -8,7 +8,7 @@ arguments itself, where RFC-0004 wants -32602 for unknown tools and Venom's own 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Protocol
 
@@ -20,24 +20,22 @@ from mcp.shared.exceptions import MCPError
 
 from venom_mcp._deps import Validators, VenomError, build_catalog, compile_verb
 from venom_mcp._limits import compact_json
+from venom_mcp._lines import MAX_LINE
+from venom_proto.conventions import mcp_name
+from venom_schema.model import JsonObject, Model, Verb
 
 __all__ = (
+    "MAX_LINE",
     "Tools",
     "Upstream",
     "build_server",
     "error_result",
-    "mcp_tool_name",
     "run_server",
     "serve_stdio",
     "success_result",
 )
 
 log = logging.getLogger("venom_mcp")
-
-
-def mcp_tool_name(wire: str) -> str:
-    """RFC-0004 §5 tool name: each ``_`` becomes ``__`` and each ``.`` becomes ``_d``."""
-    return wire.replace("_", "__").replace(".", "_d")
 
 
 class Upstream(Protocol):
@@ -48,21 +46,20 @@ class Upstream(Protocol):
     server's lifetime (``build_server`` does this).
     """
 
-    async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> dict[str, Any]: ...
+    async def invoke(self, verb: Verb, params: JsonObject) -> JsonObject: ...
 
 
 class Tools:
     """The fixed catalog and the verbs behind it, resolved once for the adapter's lifetime."""
 
-    def __init__(self, model: Mapping[str, Any], *, max_grant: str | None = None) -> None:
-        self.catalog: list[dict[str, Any]] = build_catalog(dict(model), max_grant=max_grant)
+    def __init__(self, model: Model, *, max_grant: str | None = None) -> None:
+        self.catalog: list[dict[str, Any]] = build_catalog(model, max_grant=max_grant)
         listed = {entry["name"] for entry in self.catalog}
-        # Only listed tools can be called: transport and local verbs (RFC-0004 §7) and verbs
-        # above --max-grant (rfcs/0005-local-grants.md §5) are refused like unknown tools.
-        self.verbs: dict[str, dict[str, Any]] = {
-            name: verb
-            for verb in model["verbs"]
-            if (name := mcp_tool_name(verb["name"])) in listed and "dispatch" not in verb
+        # Only listed tools can be called: the catalog holds the ``mcp`` surface's verbs
+        # (venom_schema.surfaces: no transport or local verb, RFC-0004 §7) up to --max-grant
+        # (rfcs/0005-local-grants.md §5); anything else is refused like an unknown tool.
+        self.verbs: dict[str, Verb] = {
+            name: verb for verb in model["verbs"] if (name := mcp_name(verb["name"])) in listed
         }
         self._validators: dict[str, Validators] = {}
         self._listing = mt.ListToolsResult(tools=[mt.Tool.model_validate(t) for t in self.catalog])
@@ -77,12 +74,12 @@ class Tools:
             validators = self._validators[name] = compile_verb(self.verbs[name])
         return validators
 
-    def validate(self, name: str, arguments: Any) -> dict[str, Any]:
+    def validate(self, name: str, arguments: Any) -> JsonObject:
         """Check ``arguments`` for tool ``name`` and insert defaults (RFC-0004 §5)."""
-        params: dict[str, Any] = self._checks(name).params({} if arguments is None else arguments)
+        params: JsonObject = self._checks(name).params({} if arguments is None else arguments)
         return params
 
-    def check_success(self, name: str, wrapper: dict[str, Any]) -> dict[str, Any]:
+    def check_success(self, name: str, wrapper: JsonObject) -> JsonObject:
         """Check an upstream's success wrapper against tool ``name``'s descriptors.
 
         The adapter is a validating boundary like the CLI (RFC-0004 §3): a result or item that
@@ -90,7 +87,7 @@ class Tools:
         reaching the client as success content that breaks the advertised outputSchema.
         """
         checks = self._checks(name)
-        streams = bool(self.verbs[name].get("streams"))
+        streams = self.verbs[name]["streams"]
         if set(wrapper) != ({"items", "result"} if streams else {"result"}):
             raise VenomError(
                 "internal.result",
@@ -108,7 +105,7 @@ class Tools:
         return wrapper
 
 
-def success_result(wrapper: dict[str, Any]) -> mt.CallToolResult:
+def success_result(wrapper: JsonObject) -> mt.CallToolResult:
     """Structured content plus the same wrapper as compact JSON text (RFC-0004 §5)."""
     return mt.CallToolResult(
         content=[mt.TextContent(type="text", text=compact_json(wrapper))],

@@ -7,7 +7,7 @@ import errno
 import os
 
 from ._core.errors import VenomError
-from ._server.paths import check_path_length, verify_runtime_dir
+from .paths import check_path_length, verify_runtime_dir
 
 __all__ = ("connect_error", "disconnected", "not_running", "prepare_socket_path")
 

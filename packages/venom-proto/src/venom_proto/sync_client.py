@@ -14,9 +14,9 @@ from time import monotonic, sleep
 
 from ._client_core import ClientCore, hello_params, raise_for
 from ._client_paths import connect_error, disconnected, prepare_socket_path
-from ._core._stdjson import std_dumps, std_loads
 from ._core.errors import VenomError
 from ._core.replies import Reply
+from .stdjson import std_dumps, std_loads
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False

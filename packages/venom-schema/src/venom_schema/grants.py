@@ -1,6 +1,7 @@
 """Local grants (rfcs/0005-local-grants.md): the owner token, who holds which grant, refusals.
 
-Policy: the daemon writes a random owner token beside its socket at start-up; a connection whose
+Policy: the daemon writes a random owner token beside its socket at start-up (clients read it
+with `venom_proto.conventions.owner_auth`); a connection whose
 ``hello.auth`` presents it holds all seven grants, any other connection holds only ``none`` and
 ``read`` (RFC-0004 §2: unknown callers get at most read-only access). Grants are not totally
 ordered; `grants_within` gives the partial order the MCP adapter's ``--max-grant`` uses.
@@ -16,10 +17,11 @@ import secrets
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_proto.conventions import TOKEN_HEX_DIGITS, token_path
 
 if TYPE_CHECKING:
-    from venom_proto._server import ConnectionInfo
+    from venom_proto import ConnectionInfo
 
 __all__ = (
     "ALL_GRANTS",
@@ -27,13 +29,11 @@ __all__ = (
     "PUBLIC_GRANTS",
     "OwnerToken",
     "check_grant",
-    "client_auth",
     "grants_for_connection",
     "grants_within",
     "install_owner_token",
     "permits",
     "remove_owner_token",
-    "token_path",
 )
 
 #: Every grant a verb can require (RFC-0004 §2), in documentation order.
@@ -44,14 +44,8 @@ PUBLIC_GRANTS: frozenset[str] = frozenset({"none", "read"})
 #: The grants between ``read`` and ``admin``; mutually incomparable.
 _MIDDLE: frozenset[str] = frozenset({"write", "respond", "files", "spawn"})
 
-_TOKEN = re.compile(r"[0-9a-f]{64}\Z")
-_TOKEN_BYTES = 32
-
-
-def token_path(socket_path: str) -> str:
-    """``<socket stem>.token``: ``.sock`` replaced by ``.token``, else ``.token`` appended."""
-    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
-    return stem + ".token"
+_TOKEN = re.compile(rf"[0-9a-f]{{{TOKEN_HEX_DIGITS}}}\Z")
+_TOKEN_BYTES = TOKEN_HEX_DIGITS // 2
 
 
 class OwnerToken:
@@ -110,16 +104,6 @@ class OwnerToken:
                 os.unlink(tmp)
             raise
 
-    @classmethod
-    def read(cls, path: str) -> OwnerToken:
-        """Read a token file; `OSError` when unreadable, `ValueError` when malformed."""
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            data = os.read(fd, 256)
-        finally:
-            os.close(fd)
-        return cls(data.decode("ascii", "replace").strip())
-
     def __repr__(self) -> str:
         return "OwnerToken(<secret>)"
 
@@ -140,14 +124,6 @@ def remove_owner_token(socket_path: str) -> None:
     """Daemon shutdown: remove the token file (absent is fine)."""
     with contextlib.suppress(FileNotFoundError):
         os.unlink(token_path(socket_path))
-
-
-def client_auth(socket_path: str) -> dict[str, str] | None:
-    """The ``hello.auth`` a local client should send: the owner token if it can read it."""
-    try:
-        return OwnerToken.read(token_path(socket_path)).auth()
-    except (OSError, ValueError):
-        return None
 
 
 def grants_for_connection(

@@ -1,9 +1,10 @@
 """The normalized model cached as JSON next to a manifest, for the light CLI path.
 
 ``compile_model`` (build side) validates ``verbs.zon`` and writes ``verbs.model.json`` only when
-stale; ``read_model`` (CLI side) needs nothing but the stdlib ``json`` module. The cache file is
-the normalized model itself plus one ``"$cache"`` member holding the digest and the staleness
-key; ``read_model`` returns the model without it.
+stale. The cache file is the normalized model itself plus one ``"$cache"`` member holding the
+digest and the staleness key; it is read back, at run time, by
+`venom_proto.conventions.load_model` (the model without that member) and
+`venom_proto.conventions.load_cache_info` (the member), on the standard library alone.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
-__all__ = ("CACHE_KEY", "compile_model", "default_cache_path", "read_cache_info", "read_model")
+from venom_proto.conventions import CACHE_KEY
+from venom_schema.model import Model
 
-#: The cache member name; ``$`` keeps it apart from every model member.
-CACHE_KEY: Final = "$cache"
+__all__ = ("CACHE_KEY", "compile_model", "default_cache_path")
+
 _CACHE_FORMAT: Final = 1
 
 
@@ -59,7 +61,7 @@ def compile_model(
     cache_path: str | os.PathLike[str] | None = None,
     *,
     bundles: Sequence[str] | None = None,
-) -> dict[str, Any]:
+) -> Model:
     """Validate the manifest and (re)write the cache if stale; returns the normalized model.
 
     The cache is fresh when its key (hash of the manifest bytes and the bundle declarations)
@@ -87,25 +89,9 @@ def compile_model(
     return model
 
 
-def read_model(cache_path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The normalized model from a cache file (stdlib ``json`` only); raises ``ValueError``."""
-    document = _read_json(Path(cache_path))
-    if document is None or not isinstance(document.get("verbs"), list):
-        raise ValueError(f"{os.fspath(cache_path)}: not a venom model cache")
-    return _strip(document)
-
-
-def read_cache_info(cache_path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The ``$cache`` member: ``{"key", "digest", "bundles"}``."""
-    document = _read_json(Path(cache_path))
-    info = None if document is None else document.get(CACHE_KEY)
-    if not isinstance(info, dict):
-        raise ValueError(f"{os.fspath(cache_path)}: not a venom model cache")
-    return info
-
-
-def _strip(document: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in document.items() if key != CACHE_KEY}
+def _strip(document: dict[str, Any]) -> Model:
+    model: Model = {key: value for key, value in document.items() if key != CACHE_KEY}  # type: ignore[assignment]
+    return model
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:

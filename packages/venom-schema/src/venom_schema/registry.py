@@ -5,10 +5,10 @@ the handler so that, on every call and before the handler runs, the caller's gra
 (``denied.grant``), then the params are validated with defaults inserted (``invalid_params.*``);
 afterwards the result, and every streamed item, is validated (``internal.result``).
 
-Which verbs need a handler: every model verb except ``dispatch: "transport"`` (hello, cancel)
-and ``dispatch: "local"`` (serve, mcp), and except the core verbs proto implements itself
-(``hello``, ``cancel``, ``ping``, RFC-0002 §4.5): proto's built-in ``ping`` always wins, so the
-registry neither needs nor accepts a handler for it.
+Which verbs need a handler: those on the ``daemon`` surface (`venom_schema.surfaces`): neither
+transport (hello, cancel) nor local (serve, mcp) verbs, and not the core verbs proto answers
+itself (RFC-0002 §4.5): proto's built-in ``ping`` always wins, so the registry neither needs nor
+accepts a handler for it.
 """
 
 from __future__ import annotations
@@ -18,24 +18,17 @@ import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from venom_proto._server import Call, ConnectionInfo, Handler, Verb
+from venom_proto import Call, ConnectionInfo, Handler, Verb
 
 from .grants import ALL_GRANTS, check_grant
+from .model import Json, JsonObject, Model
 from .runtime import CompiledVerb, DescriptorError, Validator, compile_verb
 from .runtime._generated import compile_function, object_block
+from .surfaces import verbs_on
 
-__all__ = (
-    "PROTO_VERBS",
-    "GrantsFor",
-    "RegistryError",
-    "build_verbs",
-    "daemon_verbs",
-    "wrap_handler",
-)
+__all__ = ("GrantsFor", "RegistryError", "build_verbs")
 
-#: Verbs venom-proto answers itself; a handler for one of them is an extra handler.
-PROTO_VERBS: frozenset[str] = frozenset({"hello", "cancel", "ping"})
-_NOT_DAEMON = frozenset({"transport", "local"})
+_DISPATCH = frozenset({"transport", "local"})
 
 #: What the daemon tells the registry about a caller: the grants its connection holds.
 GrantsFor = Callable[[ConnectionInfo], frozenset[str]]
@@ -63,24 +56,15 @@ class RegistryError(Exception):
         super().__init__("; ".join(parts))
 
 
-def daemon_verbs(model: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """The model's verbs that the daemon dispatches to product handlers."""
-    return [
-        verb
-        for verb in model.get("verbs", [])
-        if verb.get("dispatch") not in _NOT_DAEMON and verb.get("name") not in PROTO_VERBS
-    ]
-
-
 def build_verbs(
-    model: Mapping[str, Any], handlers: Mapping[str, Handler], *, grants_for: GrantsFor
+    model: Model, handlers: Mapping[str, Handler], *, grants_for: GrantsFor
 ) -> dict[str, Verb]:
     """Wrap each handler for `venom_proto.Server`; raises `RegistryError` listing every mismatch."""
-    verbs = daemon_verbs(model)
+    verbs = verbs_on(model, "daemon")
     problems = [
         f"verb {v.get('name')!r}: unknown dispatch {v['dispatch']!r}"
-        for v in model.get("verbs", [])
-        if "dispatch" in v and v["dispatch"] not in _NOT_DAEMON
+        for v in model["verbs"]
+        if "dispatch" in v and v["dispatch"] not in _DISPATCH
     ]
     problems += [
         f"verb {v.get('name')!r}: unknown grant {v.get('grant')!r}"
@@ -99,15 +83,17 @@ def build_verbs(
     if missing or extra or problems:
         raise RegistryError(missing, extra, problems)
     return {
-        name: Verb(wrap_handler(checks, handlers[name], grants_for), streams=checks.streams)
+        name: Verb(_wrap_handler(checks, handlers[name], grants_for), streams=checks.streams)
         for name, checks in compiled.items()
     }
 
 
-def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor) -> Handler:
+def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor) -> Handler:
     """The checked handler for one verb; ``async def`` exactly when ``handler`` is.
 
-    Keeping a sync handler sync lets proto run it inline, without a task.
+    Keeping a sync handler sync lets proto run it inline, without a task. ``compiled`` comes
+    from ``compile_verb(..., generate=True)``, so a sync non-streaming verb always has the
+    plans `_generated_plain` inlines.
     """
     name, grant = compiled.name, compiled.grant
     params, result = compiled.params, compiled.result
@@ -122,7 +108,7 @@ def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor
             grants = connection.grants = grants_for(connection)
         return grants
 
-    def admit(call: Call, raw: dict[str, Any]) -> tuple[Call, dict[str, Any]]:
+    def admit(call: Call, raw: JsonObject) -> tuple[Call, JsonObject]:
         if needs_grant:
             check_grant(grant, held(call.connection), name)
         checked = params(raw)
@@ -131,33 +117,17 @@ def wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFor
     if inspect.iscoroutinefunction(handler):
 
         @functools.wraps(handler)
-        async def run_async(call: Call, raw: dict[str, Any]) -> Any:
+        async def run_async(call: Call, raw: JsonObject) -> Json:
             target, checked = admit(call, raw)
             return result(await handler(target, checked))
 
         return run_async
 
-    if item is None and compiled.params_plans is not None:
+    if item is None:
         return _generated_plain(compiled, handler, held)
 
-    if item is None:
-        # The hot path of every cheap verb: no tuple, no extra frame, and JSON-typed results
-        # skip the awaitable probe.
-        @functools.wraps(handler)
-        def run_plain(call: Call, raw: dict[str, Any]) -> Any:
-            if needs_grant:
-                grants = call.connection.grants
-                if grants is None or grant not in grants:
-                    check_grant(grant, held(call.connection), name)
-            value = handler(call, params(raw))
-            if type(value) not in _JSON_TYPES and inspect.isawaitable(value):
-                return _checked_later(value, result)  # a def returning a coroutine
-            return result(value)
-
-        return run_plain
-
     @functools.wraps(handler)
-    def run_sync(call: Call, raw: dict[str, Any]) -> Any:
+    def run_sync(call: Call, raw: JsonObject) -> Json:
         target, checked = admit(call, raw)
         value = handler(target, checked)
         if inspect.isawaitable(value):  # a plain def returning a coroutine (e.g. a partial)
@@ -180,7 +150,8 @@ def _generated_plain(
     daemon's hottest path. Anything the inline code does not accept goes to the compiled
     validators, which decide exactly as `wrap_handler`'s closures do.
     """
-    assert compiled.params_plans is not None
+    if compiled.params_plans is None:
+        raise RegistryError([], [], [f"verb {compiled.name!r}: not compiled for the daemon"])
     env: dict[str, Any] = {
         "_handler": handler,
         "_params": compiled.params,

@@ -22,10 +22,11 @@ Error codes (all exit 2, RFC-0002 §7.2 ``invalid_params``):
 
 from __future__ import annotations
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_schema.names import flag_name
 
 from ._output import printable
-from ._tree import Command, CommandTree, flag_for
+from ._tree import Command, CommandTree
 from ._values import convert_value
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from typing import Any
 
-__all__ = ("USAGE", "ArgvError", "Invocation", "parse_argv", "wants_json")
+    from venom_schema.model import Field
+
+__all__ = ("USAGE", "ArgvError", "Invocation", "flag_value", "parse_argv", "wants_json")
 
 #: The code of every CLI usage error that is not about one param's value.
 USAGE = "invalid_params.usage"
@@ -184,7 +187,7 @@ def _missing_command(node: Command) -> ArgvError:
     return _usage(f"missing subcommand for {where!r}; one of: {names}", {"command": where}, node)
 
 
-def _param_value(opt: _Option, param: Mapping[str, Any], node: Command) -> Any:
+def _param_value(opt: _Option, param: Field, node: Command) -> Any:
     flag, name, desc = "--" + opt.name, str(param["name"]), param["type"]
     if desc.get("kind") == "boolean" and not opt.inline:
         raise _usage(
@@ -214,7 +217,7 @@ def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
         return Invocation(node, {}, json=json_mode, socket=None, help=True, rest=rest)
     if node.verb is None:
         raise _missing_command(node)
-    by_flag = {flag_for(str(p["name"]))[2:]: p for p in node.verb["params"]}
+    by_flag = {flag_name(str(p["name"]))[2:]: p for p in node.verb["params"]}
     seen: set[str] = set()
     params: dict[str, Any] = {}
     socket: str | None = None
@@ -246,7 +249,7 @@ def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
     return Invocation(node, params, json=json_mode, socket=socket, help=False, rest=rest)
 
 
-def _unknown_flag(opt: _Option, by_flag: Mapping[str, Any], node: Command) -> ArgvError:
+def _unknown_flag(opt: _Option, by_flag: Mapping[str, Field], node: Command) -> ArgvError:
     hint = ""
     if opt.name.replace("_", "-") in by_flag:
         hint = f"; did you mean --{opt.name.replace('_', '-')}?"
@@ -254,3 +257,16 @@ def _unknown_flag(opt: _Option, by_flag: Mapping[str, Any], node: Command) -> Ar
     return ArgvError(
         "invalid_params.unknown", f"unknown option --{opt.name}{hint}", {"param": param}, node.path
     )
+
+
+def flag_value(rest: Sequence[str], name: str) -> str | None:
+    """The value of option ``name`` (``--x v`` or ``--x=v``) in a local verb's argv.
+
+    `parse_argv` has already checked the argv; a local verb only reads its options back.
+    """
+    for i, arg in enumerate(rest):
+        if arg == name and i + 1 < len(rest):
+            return rest[i + 1]
+        if arg.startswith(name + "="):
+            return arg.partition("=")[2]
+    return None

@@ -8,15 +8,16 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 
 from __future__ import annotations
 
-import os
-
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_proto.conventions import env_var, owner_auth
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from venom_schema.model import JsonObject, Verb
 
     from ._output import Output
     from ._protocols import Client, CompiledVerb, Connect, StreamCall
@@ -26,9 +27,7 @@ __all__ = (
     "call_daemon",
     "connect_timeout",
     "exit_status",
-    "owner_auth",
     "sync_connect",
-    "token_path",
 )
 
 #: Seconds allowed for connect plus hello unless ``<TOOL>_CONNECT_TIMEOUT`` says otherwise; the
@@ -36,10 +35,6 @@ __all__ = (
 #: constant is on every call's path and the module is imported only to connect).
 CONNECT_TIMEOUT = 10.0
 _INF = float("inf")
-
-#: RFC-0005 §3: an owner token is 64 lowercase hex digits.
-_TOKEN_LEN = 64
-_HEX = "0123456789abcdef"
 
 
 def sync_connect(
@@ -72,7 +67,7 @@ def connect_timeout(tool: str, environ: Mapping[str, str]) -> float:
     (exit 2, ``data.env`` naming the variable). It bounds reaching the daemon only, never the
     verb: RFC-0004 §4 reserves a verb deadline for a future shared policy.
     """
-    name = tool.upper().replace("-", "_") + "_CONNECT_TIMEOUT"
+    name = env_var(tool, "CONNECT_TIMEOUT")
     text = environ.get(name)
     if not text:
         return CONNECT_TIMEOUT
@@ -89,37 +84,10 @@ def connect_timeout(tool: str, environ: Mapping[str, str]) -> float:
     return value
 
 
-def token_path(socket_path: str) -> str:
-    """The owner token beside a socket: ``.sock`` replaced by ``.token``, else appended."""
-    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
-    return stem + ".token"
-
-
-def owner_auth(socket_path: str) -> dict[str, Any] | None:
-    """``{"token": ...}`` for hello.auth when the owner token file is readable (RFC-0005 §3).
-
-    Like ``venom_schema.grants.client_auth`` but without its imports (secrets, hmac): symlinks
-    are refused, and anything but 64 lowercase hex digits counts as no token.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(token_path(socket_path), flags)
-        try:
-            data = os.read(fd, 256)
-        finally:
-            os.close(fd)
-    except OSError:
-        return None  # no token: the daemon treats us as an unknown (read-only) caller
-    token = data.strip().decode("ascii", "replace")
-    if len(token) != _TOKEN_LEN or token.strip(_HEX):
-        return None
-    return {"token": token}
-
-
-def exit_status(verb: Mapping[str, Any], result: Any) -> int:
+def exit_status(verb: Verb, result: Any) -> int:
     """0, or the result's status field under ``exit = {kind: result}`` (RFC-0004 §3)."""
-    policy = verb.get("exit") or {}
-    if policy.get("kind") != "result":
+    policy = verb["exit"]
+    if policy["kind"] != "result":
         return 0
     field = str(policy.get("field"))
     status = result.get(field) if isinstance(result, dict) else None
@@ -145,9 +113,9 @@ def _cancel(client: Client, handle: StreamCall) -> None:
 def _exchange(
     client: Client,
     out: Output,
-    verb: Mapping[str, Any],
+    verb: Verb,
     compiled: CompiledVerb,
-    params: dict[str, Any],
+    params: JsonObject,
 ) -> int:
     streams = bool(verb.get("streams"))
     handle = client.stream(str(verb["name"]), params)
@@ -179,9 +147,9 @@ def call_daemon(
     socket_path: str,
     *,
     out: Output,
-    verb: Mapping[str, Any],
+    verb: Verb,
     compiled: CompiledVerb,
-    params: dict[str, Any],
+    params: JsonObject,
     client_version: str,
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:

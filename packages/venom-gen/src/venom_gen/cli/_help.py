@@ -3,67 +3,30 @@
 Three shapes: the root (every command), a group such as ``config`` (its commands) and a verb
 (its options with types, required/default/choices, grant, result, streaming behaviour, exit
 policy, errors and examples). Prefix verbs show both their options and their subcommands.
+Types and example command lines are rendered exactly as the docs render them. Imported only
+for ``--help``, never on the path of a verb call.
 """
 
 from __future__ import annotations
 
-import shlex
 import textwrap
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
-from venom_proto._core._stdjson import std_dumps
-from venom_proto._core.errors import CLASS_EXIT, exit_code_for
+from venom_gen._escape import json_compact
+from venom_gen._model import example_command
+from venom_gen._render_types import render_type
+from venom_proto import CLASS_EXIT, exit_code_for
+from venom_proto.conventions import env_var
+from venom_schema.model import Descriptor, Field, Model, Verb
+from venom_schema.names import cli_command, flag_name
+from venom_schema.surfaces import shown_on
 
-from ._tree import Command, CommandTree, cli_token, flag_for
+from ._tree import Command, CommandTree
 
-__all__ = ("describe_type", "example_command", "render_help")
+__all__ = ("render_help",)
 
 _WIDTH = 79
 _METAVAR = {"string": "TEXT", "integer": "INT", "number": "NUM", "array": "JSON", "object": "JSON"}
-
-
-def _json(value: Any) -> str:
-    return std_dumps(value).decode("utf-8")
-
-
-def _bounds(desc: Mapping[str, Any]) -> str:
-    low, high = desc.get("min"), desc.get("max")
-    if low is not None and high is not None:
-        return f" {_json(low)}..{_json(high)}"
-    if low is not None:
-        return f" >= {_json(low)}"
-    if high is not None:
-        return f" <= {_json(high)}"
-    return ""
-
-
-def _member(name: str) -> str:
-    """A field name, bare when a plain identifier, else JSON-quoted (``{"created at"?: ...}``):
-    names outside params may hold any text, commas and colons included (RFC-0004 §2)."""
-    if name.isascii() and name.isidentifier():
-        return name
-    return "".join(ch if ch.isprintable() else f"\\u{ord(ch):04x}" for ch in _json(name))
-
-
-def describe_type(desc: Mapping[str, Any]) -> str:
-    """A one-line rendering of a type descriptor: ``array of integer 0..9``, ``object {a, b?}``."""
-    kind = str(desc.get("kind"))
-    if kind == "string" and desc.get("choices"):
-        text = "string, one of: " + ", ".join(desc["choices"])
-    elif kind in ("integer", "number"):
-        text = kind + _bounds(desc)
-    elif kind == "array":
-        text = "array of " + describe_type(desc["items"])
-    elif kind == "object":
-        parts = [
-            f"{_member(f['name'])}{'' if f.get('required') else '?'}: {describe_type(f['type'])}"
-            for f in desc.get("fields", [])
-        ]
-        text = "object {" + ", ".join(parts) + "}"
-    else:
-        text = kind
-    return text + (" or null" if desc.get("nullable") else "")
 
 
 def _table(rows: Iterable[tuple[str, str]]) -> list[str]:
@@ -77,7 +40,7 @@ def _spelling(command: Command) -> str:
 
 
 def _global_rows(tool: str) -> list[tuple[str, str]]:
-    env = tool.upper().replace("-", "_") + "_SOCKET"
+    env = env_var(tool, "SOCKET")
     return [
         ("--json", 'print JSON: the result, or {"error":...} on failure'),
         (
@@ -88,65 +51,52 @@ def _global_rows(tool: str) -> list[tuple[str, str]]:
     ]
 
 
-def _option_row(field: Mapping[str, Any]) -> tuple[str, str]:
-    flag, desc = flag_for(str(field["name"])), field["type"]
-    kind = str(desc.get("kind"))
+def _option_row(field: Field) -> tuple[str, str]:
+    flag, desc = flag_name(field["name"]), field["type"]
+    kind = desc["kind"]
     if kind == "boolean":
         left = f"{flag}=true|false"
     elif kind == "null":
         left = f"{flag} null"
     else:
         left = f"{flag} {_METAVAR.get(kind, 'VALUE')}"
-    notes = [describe_type(desc)]
-    if field.get("required"):
+    notes = [render_type(desc, inline=True)]
+    if field["required"]:
         notes.append("required")
     if "default" in field:
-        notes.append(f"default: {_json(field['default'])}")
+        notes.append(f"default: {json_compact(field['default'])}")
     return left, f"{field['summary']} ({'; '.join(notes)})"
 
 
-def example_command(tool: str, verb: Mapping[str, Any], params: Mapping[str, Any]) -> str:
-    """An example's params as one POSIX-shell command line in canonical spelling."""
-    words = [tool, *(cli_token(s) for s in str(verb["name"]).split("."))]
-    for name, value in params.items():
-        flag = flag_for(name)
-        text = value if isinstance(value, str) else _json(value)
-        if isinstance(value, bool) or text.startswith("-"):
-            words.append(shlex.quote(f"{flag}={text}"))
-        else:
-            words.extend((flag, shlex.quote(text)))
-    return " ".join(words)
-
-
-def _verb_sections(tool: str, verb: Mapping[str, Any]) -> list[str]:
-    lines = [str(verb["summary"]), "", f"Wire name: {verb['name']}", f"Grant: {verb['grant']}"]
-    if verb.get("dispatch") == "local":
+def _verb_sections(tool: str, verb: Verb) -> list[str]:
+    lines = [verb["summary"], "", f"Wire name: {verb['name']}", f"Grant: {verb['grant']}"]
+    if not shown_on(verb, "client"):
         lines.append("Runs in-process (not sent to the daemon).")
     if verb["params"]:
         lines += ["", "Options:", *_table(_option_row(f) for f in verb["params"])]
-    if verb.get("streams"):
+    if verb["streams"]:
         lines += [
             "",
-            f"Streams: each item ({describe_type(verb['item'])}) is printed as one JSON line",
-            f"(NDJSON). The final result ({describe_type(verb['result'])}) is validated and",
+            f"Streams: each item ({_type(verb['item'])}) is printed as one JSON line",
+            f"(NDJSON). The final result ({_type(verb['result'])}) is validated and",
             "sets the exit status but is not printed; it is available on the wire only.",
         ]
     else:
-        lines += ["", f"Result: {describe_type(verb['result'])}"]
-    policy = verb.get("exit") or {}
-    if policy.get("kind") == "result":
-        lines.append(f"Exit status on success: the result's '{policy['field']}' field.")
-    if verb.get("errors"):
+        lines += ["", f"Result: {_type(verb['result'])}"]
+    policy = verb["exit"]
+    if policy["kind"] == "result":
+        lines.append(f"Exit status on success: the result's '{policy.get('field')}' field.")
+    if verb["errors"]:
         rows = [
             (e["code"], f"exit {exit_code_for(e['code'])}: {e['summary']}") for e in verb["errors"]
         ]
         lines += ["", "Errors:", *_table(rows)]
-    if verb.get("examples"):
+    if verb["examples"]:
         lines += ["", "Examples:"]
         for ex in verb["examples"]:
-            lines.append("  $ " + example_command(tool, verb, ex["params"]))
-            if not verb.get("streams"):
-                lines.append("  " + _json(ex["result"]))
+            lines.append("  $ " + example_command(tool, verb, ex["params"], json=False))
+            if not verb["streams"]:
+                lines.append("  " + json_compact(ex["result"]))
     return lines
 
 
@@ -155,8 +105,7 @@ def _command_rows(command: Command, *, skip_self: bool) -> list[tuple[str, str]]
     for verb in command.verbs():
         if skip_self and verb is command.verb:
             continue
-        path = " ".join(cli_token(s) for s in str(verb["name"]).split("."))
-        rows.append((path, str(verb["summary"])))
+        rows.append((cli_command(verb["name"]), verb["summary"]))
     return rows
 
 
@@ -165,7 +114,11 @@ def _exit_lines() -> list[str]:
     return textwrap.wrap(f"Exit status: 0 success, {classes}.", width=_WIDTH)
 
 
-def render_help(model: Mapping[str, Any], tree: CommandTree, command: Command) -> str:
+def _type(desc: Descriptor) -> str:
+    return render_type(desc, inline=True)
+
+
+def render_help(model: Model, tree: CommandTree, command: Command) -> str:
     """The help text for ``command`` (the root, a group or a verb), newline-terminated."""
     tool = tree.tool
     spelled = " ".join((tool, _spelling(command))).strip()

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import os
 
-from venom_proto._core._stdjson import std_dumps
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_proto.stdjson import std_dumps
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import IO, Any, TextIO
+
+    from venom_schema.model import Verb
 
 __all__ = ("ClosedStdout", "Output", "OutputLost", "printable", "silence_stdout")
 
@@ -114,7 +115,7 @@ class Output:
         except (OSError, ValueError):
             return  # stderr is gone or full: there is nowhere left to report
 
-    def result(self, verb: Mapping[str, Any], value: Any) -> None:
+    def result(self, verb: Verb, value: Any) -> None:
         """A final result: compact JSON, except the shared skill verb's human rendering."""
         if not self.json and _is_skill(verb) and isinstance(value, dict):
             content = value.get("content")
@@ -154,7 +155,7 @@ class Output:
             silence_stdout(self.stdout)
 
 
-def _is_skill(verb: Mapping[str, Any]) -> bool:
+def _is_skill(verb: Verb) -> bool:
     return verb.get("name") == "skill" and verb.get("shared") == "agent"
 
 

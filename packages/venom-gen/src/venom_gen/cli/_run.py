@@ -1,9 +1,9 @@
 """The main flow of a generated CLI: model, argv, help, validation, dispatch, exit status.
 
-Only ``os``, ``sys``, C accelerators (``_json``, ``_socket``), the venom_proto core and sync
-client, and ``venom_schema.runtime`` are imported on the path of a verb call: not even ``json``,
-``re`` or ``socket``, which cost several ms of every call (tests/test_cli_process.py checks).
-Help text is built lazily.
+Only ``os``, ``sys``, C accelerators (``_json``, ``_socket``), venom-proto's sync client and
+local conventions, and venom-schema's light modules (``runtime``, ``surfaces``, ``names``) are
+imported on the path of a verb call: not even ``typing``, ``json``, ``re`` or ``socket``, which
+cost several ms of every call (tests/test_cli_process.py checks). Help text is built lazily.
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sys
 
-from venom_proto._core._stdjson import std_loads
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_proto.conventions import load_model, resolve_socket_path
+from venom_schema.surfaces import shown_on
 
 from ._argv import ArgvError, parse_argv, wants_json
 from ._call import call_daemon, connect_timeout, sync_connect
@@ -23,13 +24,15 @@ from ._tree import CommandTree, build_tree
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
-    from typing import IO, Any, TextIO
+    from typing import IO, TextIO
+
+    from venom_schema.model import Model, Verb
 
     from ._protocols import CompiledVerb, Connect
 
     LocalVerb = Callable[[list[str]], int]
 
-__all__ = ("EXIT_BROKEN_PIPE", "EXIT_OUTPUT_LOST", "load_model", "main")
+__all__ = ("EXIT_BROKEN_PIPE", "EXIT_OUTPUT_LOST", "main")
 
 #: Exit status after the reader of stdout went away: the shell's 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
@@ -37,33 +40,11 @@ EXIT_BROKEN_PIPE = 141
 EXIT_OUTPUT_LOST = 1
 
 
-def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a cached normalized model; any defect raises ``internal.model`` (exit 11)."""
-    try:
-        with open(path, "rb") as f:
-            model = std_loads(f.read())
-    except (OSError, ValueError) as exc:
-        raise VenomError(
-            "internal.model", f"cannot read the CLI model {os.fspath(path)!r}: {exc}"
-        ) from None
-    if (
-        not isinstance(model, dict)
-        or type(model.get("format")) is not int
-        or model["format"] != 1
-        or not isinstance(model.get("tool"), str)
-        or not isinstance(model.get("verbs"), list)
-    ):
-        raise VenomError(
-            "internal.model", f"{os.fspath(path)!r} is not a format 1 normalized model"
-        )
-    return model
-
-
-def _compile(verb: Mapping[str, Any]) -> CompiledVerb:
+def _compile(verb: Verb) -> CompiledVerb:
     from venom_schema.runtime import compile_verb
 
     try:
-        compiled: CompiledVerb = compile_verb(dict(verb))
+        compiled: CompiledVerb = compile_verb(verb)
     except ValueError as exc:  # DescriptorError: the cached model is not normalized
         raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc}") from None
     return compiled
@@ -71,8 +52,6 @@ def _compile(verb: Mapping[str, Any]) -> CompiledVerb:
 
 def _socket_path(tool: str, flag: str | None, environ: Mapping[str, str]) -> str:
     # The sync client checks the length and the runtime directory (RFC-0002 §2.3, §2.4).
-    from venom_proto._server.paths import resolve_socket_path
-
     try:
         return resolve_socket_path(tool, flag, environ)
     except ValueError as exc:  # a tool name that RFC-0002 §2.1 does not allow
@@ -94,12 +73,12 @@ def _run(
     environ: Mapping[str, str],
 ) -> int:
     try:
-        model = load_model(model_path)
+        model: Model = load_model(model_path)
     except VenomError as exc:
         return out.error(exc)
     try:
         tree = build_tree(model)
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         return out.error(VenomError("internal.model", f"malformed verb in the CLI model: {exc!r}"))
     out.tool = tree.tool
     try:
@@ -119,12 +98,12 @@ def _run(
     except VenomError as exc:
         hint = _hint(tree, command.path) if exc.code.startswith("invalid_params") else None
         return out.error(exc, hint=hint)
-    name = str(verb["name"])
+    name = verb["name"]
     try:
         handler = local.get(name)
         if handler is not None:  # a local verb, or a client-side override such as doctor
             return handler(list(invocation.rest))
-        if verb.get("dispatch") == "local":
+        if not shown_on(verb, "client"):  # a local verb this binary does not implement
             raise VenomError(
                 "unsupported.verb", f"'{name}' is not available in this build", {"verb": name}
             )

@@ -24,14 +24,15 @@ Malformed values raise ``invalid_params.type`` (``.range`` for the limits above)
 
 from __future__ import annotations
 
-from venom_proto._core._stdjson import std_loads
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
+from venom_proto.stdjson import std_loads
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import Any
+
+    from venom_schema.model import Descriptor
 
 __all__ = ("MAX_SAFE_INTEGER", "convert_value")
 
@@ -114,7 +115,7 @@ def _json_document(text: str, flag: str, param: str) -> Any:
         raise _fail("type", flag, param, f"expected one JSON value: {exc}") from None
 
 
-def convert_value(desc: Mapping[str, Any], text: str, *, flag: str, param: str) -> Any:
+def convert_value(desc: Descriptor, text: str, *, flag: str, param: str) -> Any:
     """Turn one option value into the JSON value sent as ``params[param]``."""
     try:
         text.encode("utf-8")

@@ -8,20 +8,19 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import anyio
 
-from venom_proto import VenomError
-from venom_proto._server import Call, ConnectionInfo, Handler, Server
-from venom_proto._server.paths import resolve_socket_path
+from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
+from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_schema.grants import (
     OwnerToken,
     grants_for_connection,
     install_owner_token,
     remove_owner_token,
 )
-from venom_schema.model_cache import read_cache_info, read_model
+from venom_schema.model import JsonObject, Model
 from venom_schema.registry import build_verbs
 
 from .config import ConfigStore
@@ -42,16 +41,16 @@ class App:
     def __init__(self, product: Product, socket_path: str) -> None:
         self.product = product
         self.socket_path = socket_path
-        self.model: dict[str, Any] = read_model(product.model_path)
-        self.digest: str | None = read_cache_info(product.model_path).get("digest")
+        self.model: Model = load_model(product.model_path)
+        self.digest: str | None = load_cache_info(product.model_path).get("digest")
         self.log = logging.getLogger(product.tool)
         self.events = EventBus()
-        self.config = ConfigStore(product.tool, product.config)
+        self.config = ConfigStore(product.tool, product.config_schema())
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
         self._workers = FileWorkers()
 
-    async def doctor(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def doctor(self, call: Call, params: JsonObject) -> JsonObject:
         """``doctor`` from the daemon's side of the socket; the checks run in a worker thread."""
 
         def checks() -> list[dict[str, str]]:
@@ -85,19 +84,19 @@ class App:
 
     def server(self) -> Server:
         """The proto server with every handler wrapped by the registry."""
-        handlers = {**self.shared_handlers(), **self.product.handlers(self)}
+        handlers = {**self.shared_handlers(), **self.product.handlers_for(self)}
         verbs = build_verbs(self.model, handlers, grants_for=self.grants_for)
         return Server(
             self.product.tool,
             self.product.version,
             verbs,
-            frame_handlers=self.product.frame_handlers(self),
+            frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
         )
 
 
 def _setup_logging(tool: str) -> None:
-    level = os.environ.get(tool.upper().replace("-", "_") + "_LOG", "info").upper()
+    level = os.environ.get(env_var(tool, "LOG"), "info").upper()
     logging.basicConfig(
         stream=sys.stderr,
         level=getattr(logging, level, logging.INFO),

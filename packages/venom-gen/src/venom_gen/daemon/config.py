@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from venom_proto import VenomError
+from venom_proto.conventions import env_var
+from venom_schema.model import Descriptor, JsonObject
 from venom_schema.runtime import compile_descriptor
 
 from .files import (
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ("MAX_VALUE_DEPTH", "ConfigStore", "config_path", "parse_value")
 
-EMPTY_DESCRIPTOR: dict[str, Any] = {"kind": "object", "fields": []}
+EMPTY_DESCRIPTOR: Descriptor = {"kind": "object", "fields": []}
 #: ``config.set`` refuses a value nested deeper than this (rfcs/0001 §6).
 MAX_VALUE_DEPTH = 64
 #: Temporary files of `write_atomic` beside config.toml: ``.config.<hex>.tmp``.
@@ -50,7 +52,7 @@ _BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
 
 def config_path(tool: str, environ: Mapping[str, str] = os.environ) -> Path:
     """Where ``tool`` keeps its configuration file: ``<TOOL>_CONFIG``, else the XDG path."""
-    override = environ.get(tool.upper().replace("-", "_") + "_CONFIG")
+    override = environ.get(env_var(tool, "CONFIG"))
     if override:
         return Path(override)
     base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
@@ -99,8 +101,8 @@ def parse_value(given: str) -> Any:
 class ConfigStore:
     """Holds the effective configuration and implements the ``config.*`` verbs."""
 
-    def __init__(self, tool: str, descriptor: Mapping[str, Any] | None = None) -> None:
-        self.descriptor = dict(descriptor or EMPTY_DESCRIPTOR)
+    def __init__(self, tool: str, descriptor: Descriptor | None = None) -> None:
+        self.descriptor: Descriptor = (descriptor or EMPTY_DESCRIPTOR).copy()
         self.path = config_path(tool)
         self._validate = compile_descriptor(self.descriptor, kind="params")
         self.effective: dict[str, Any] = self._validate({})
@@ -240,7 +242,7 @@ class ConfigStore:
 
     # -- verbs ----------------------------------------------------------------------------
 
-    def get(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def get(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.get``: the effective value of ``key``, or the whole configuration."""
         key = params.get("key", "")
         if not key:
@@ -248,7 +250,7 @@ class ConfigStore:
         self._field(key)
         return {"key": key, "value": _compact(self._lookup(key))}
 
-    async def set(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def set(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.set``: write ``key`` to the file and apply it, or change nothing."""
         key, given = params["key"], params["value"]
         self._field(key)
@@ -260,7 +262,7 @@ class ConfigStore:
         await finish(write_and_apply())  # once written, applied even if the caller is gone
         return {"key": key, "value": _compact(self._lookup(key))}
 
-    async def check(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def check(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.check``: validate the file without applying it."""
         effective, errors = await self._workers.run(self._candidate, abandon_on_cancel=True)
         return {
@@ -270,7 +272,7 @@ class ConfigStore:
             "errors": errors,
         }
 
-    async def reload(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def reload(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.reload``: apply a valid file, or keep the old configuration."""
         async with self._lock:
             before = self.effective
@@ -285,7 +287,7 @@ class ConfigStore:
         changed = sorted(_diff(before, effective))
         return {"path": str(self.path), "changed": changed}
 
-    def schema(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def schema(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.schema``: the configuration descriptor as JSON Schema."""
         from venom_gen.catalog import type_schema
 

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from venom_proto import VenomError
-from venom_proto._server.paths import check_path_length, env_var_for, lock_path, verify_runtime_dir
+from venom_proto.conventions import env_var, lock_path
+from venom_proto.paths import check_path_length, verify_runtime_dir
 
 __all__ = (
     "Check",
@@ -38,7 +39,7 @@ def _check(name: str, status: str, message: str, hint: str | None = None) -> Che
 
 def filesystem_checks(tool: str, socket_path: str) -> list[Check]:
     """Runtime directory permissions, path length, the socket file and its lock (RFC-0002 §2)."""
-    override = f"use --socket or {env_var_for(tool)} with a shorter path"
+    override = f"use --socket or {env_var(tool, 'SOCKET')} with a shorter path"
     checks: list[Check] = []
     try:
         check_path_length(socket_path)

@@ -8,8 +8,9 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from venom_gen.product import flag_value
-from venom_proto import VenomError
+from venom_gen.cli import flag_value
+from venom_proto import SyncClient, VenomError
+from venom_proto.conventions import load_cache_info, owner_auth, resolve_socket_path
 
 from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
 
@@ -21,11 +22,6 @@ __all__ = ("run_doctor",)
 
 def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = os.environ) -> int:
     """Check the runtime dir, socket, lock, daemon and schema digest; print the report."""
-    from venom_proto._server.paths import resolve_socket_path
-    from venom_proto.sync_client import SyncClient
-    from venom_schema.grants import client_auth
-    from venom_schema.model_cache import read_cache_info
-
     tool = product.tool
     checks: list[Check] = []
     try:
@@ -34,7 +30,7 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
         checks.append({"name": "socket_path", "status": "fail", "message": err.message,
                        "hint": "pass --socket with a valid path"})  # fmt: skip
         path = None
-    digest = read_cache_info(product.model_path).get("digest")
+    digest = load_cache_info(product.model_path).get("digest")
     if path is not None:
         checks += filesystem_checks(tool, path)
 
@@ -43,7 +39,7 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
                 path,
                 client_name=tool,
                 client_version=product.version,
-                auth=client_auth(path),
+                auth=owner_auth(path),
                 timeout=5.0,
             ) as client:
                 return client.hello_result

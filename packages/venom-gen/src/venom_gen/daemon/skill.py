@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from venom_proto import VenomError
+from venom_schema.model import JsonObject, Model
 
 from .files import FileRefused, FileWorkers, read_regular, remove_stale, write_atomic
 
@@ -30,18 +30,18 @@ TEMP_PREFIX = ".SKILL."
 class SkillVerbs:
     """Serves the SKILL.md rendered once from the model: the exact text ``skill`` prints."""
 
-    def __init__(self, model: Mapping[str, Any]) -> None:
+    def __init__(self, model: Model) -> None:
         from venom_gen.skill import render_skill
 
         self.content = render_skill(model)
         self._data = self.content.encode("utf-8")
         self._workers = FileWorkers()
 
-    def skill(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    def skill(self, call: Call, params: JsonObject) -> JsonObject:
         """``skill``: ``{"content": "<SKILL.md>"}``."""
         return {"content": self.content}
 
-    async def install(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def install(self, call: Call, params: JsonObject) -> JsonObject:
         """``skill.install``: write SKILL.md into ``dir``; idempotent, refuses to clobber."""
         directory = params["dir"]
         if not os.path.isabs(directory):
@@ -57,7 +57,7 @@ class SkillVerbs:
         target = Path(directory) / "SKILL.md"
         return await self._workers.run(partial(self._install, target, params["force"]))
 
-    def _install(self, target: Path, force: bool) -> dict[str, Any]:
+    def _install(self, target: Path, force: bool) -> JsonObject:
         """The file work of ``skill.install``. Blocks."""
         existing = self._existing(target)
         if existing is True:

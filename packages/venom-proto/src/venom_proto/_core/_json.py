@@ -2,8 +2,8 @@
 
 ``loads`` rejects NaN/Infinity, out-of-range floats, invalid UTF-8, a BOM, lone surrogates and
 nesting deeper than :data:`MAX_DEPTH` with ``ValueError`` (orjson's ``JSONDecodeError`` is one).
-``std_loads``/``std_dumps`` (in ``_stdjson``, re-exported here) give the same results without
-importing orjson, for the sync client.
+``std_loads``/``std_dumps`` (`venom_proto.stdjson`, re-exported here) give the same results
+without importing orjson, for the sync client.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from ._stdjson import MAX_DEPTH, std_dumps, std_loads
+from venom_proto.stdjson import MAX_DEPTH, std_dumps, std_loads
 
 __all__ = (
     "APPEND_NEWLINE",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .ids import is_verb_name
+
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,16 +25,6 @@ CLASS_EXIT: dict[str, int] = {
     "unsupported": 10,
     "internal": 11,
 }
-
-# Codes are checked by hand, not with a regex: `re` (with enum, functools...) would cost every
-# CLI call a few ms, and every client imports this module.
-_CODE_START = frozenset("abcdefghijklmnopqrstuvwxyz")
-_CODE_CHARS = _CODE_START | frozenset("0123456789_")
-
-
-def _valid_code(code: str) -> bool:
-    """Whether ``code`` matches ``[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*``."""
-    return all(part[:1] in _CODE_START and _CODE_CHARS.issuperset(part) for part in code.split("."))
 
 
 def error_class(code: str) -> str:
@@ -78,7 +70,7 @@ class VenomError(Exception):
         if not isinstance(obj, dict):
             return cls("protocol.invalid_reply", "error member is not an object")
         code, message, data = obj.get("code"), obj.get("message"), obj.get("data")
-        if not isinstance(code, str) or not _valid_code(code):
+        if not isinstance(code, str) or not is_verb_name(code):
             return cls("protocol.invalid_reply", "error object without a valid code")
         if not isinstance(message, str):
             message = code

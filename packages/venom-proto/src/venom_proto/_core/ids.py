@@ -1,16 +1,19 @@
-"""Request ids and verb names (RFC-0002 4.1, 4.2)."""
+"""Request ids and verb names (RFC-0002 4.1, 4.2, 4.5)."""
 
 from __future__ import annotations
 
-__all__ = ("MAX_ID_BYTES", "MAX_SAFE_INT", "is_valid_id", "is_verb_name")
+__all__ = ("CORE_VERBS", "MAX_ID_BYTES", "MAX_SAFE_INT", "is_valid_id", "is_verb_name")
 
 #: RFC-0002 4.1: integers on the wire lie within ±(2**53-1).
 MAX_SAFE_INT = 2**53 - 1
 #: RFC-0002 4.2: a string id is at most 64 bytes of UTF-8.
 MAX_ID_BYTES = 64
+#: RFC-0002 4.5: the verbs proto answers itself, in every daemon; a tool cannot override them.
+CORE_VERBS = frozenset({"hello", "cancel", "ping"})
 
-# Verb names are checked by hand, not with a regex: `re` (with enum, functools...) would cost
-# every CLI call a few ms, and the client imports this module for `is_valid_id`.
+# Verb names (and error codes, which share their grammar) are checked by hand, not with a regex:
+# `re` (with enum, functools...) would cost every CLI call a few ms, and every client imports
+# this module.
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyz")
 _NAME_CHARS = _NAME_START | frozenset("0123456789_")
 

@@ -63,12 +63,11 @@ class CallRunner:
     """The calls of one connection: the core's `InlineRunner` for sync verbs, the handler of
     its `CallStarted` events, and the `CallHost` that ``emit`` goes through."""
 
-    __slots__ = ("_core", "_host", "_info", "_on_call", "_running", "_spare", "verbs")
+    __slots__ = ("_core", "_host", "_info", "_running", "_spare", "verbs")
 
     def __init__(self, config: ServerConfig, info: ConnectionInfo, host: OutputHost) -> None:
         self._info = info
         self._host = host
-        self._on_call = config.on_call
         self._running: dict[int | str, tuple[Call, asyncio.Task[None], Awaitable[Any]]] = {}
         self._spare: Call | None = None
         #: `InlineRunner.verbs`: the sync ones, which run on the spot.
@@ -101,8 +100,6 @@ class CallRunner:
         call.verb = name
         call.streams = verb.streams
         call.cancelled = False
-        if self._on_call is not None:
-            self._on_call(call, params)
         handler = verb.handler  # a slot: calling it as a method would not be specialised
         result = handler(call, params)
         if type(result) not in _PLAIN and (verb.is_async or inspect.isawaitable(result)):

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from venom_proto._core.ids import CORE_VERBS
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 from venom_proto._core.server_settings import ServerSettings
 
-from .api import Call, FrameHandler, Verb
+from .api import FrameHandler, Verb
 
-__all__ = ("CORE_CAPS", "CORE_VERBS", "OnCall", "ServerConfig", "default_max_connections")
+__all__ = ("CORE_CAPS", "CORE_VERBS", "ServerConfig", "default_max_connections")
 
-#: Verbs proto answers itself (RFC-0002 4.5); a tool cannot override them.
-CORE_VERBS = frozenset({"hello", "cancel", "ping"})
 #: Capabilities proto itself implements (RFC-0002 6.3).
 CORE_CAPS = frozenset({"cancel"})
-
-OnCall = Callable[[Call, dict[str, Any]], None]
-"""Called before every tool verb's handler; raising `VenomError` fails the call instead."""
 
 #: Descriptors kept back from connections for the daemon's own files, pipes and children.
 RESERVED_FDS = 64
@@ -55,7 +50,6 @@ class ServerConfig:
     schema: str | None = None
     max_frame: int = DEFAULT_MAX_FRAME
     versions: tuple[int, ...] = (1,)
-    on_call: OnCall | None = None
     idle_timeout: float = 10.0
     hello_timeout: float = 10.0
     message_timeout: float = 10.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterable, Mapping
@@ -12,12 +13,13 @@ from typing import Any
 import anyio
 
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
+from venom_proto.conventions import check_tool_name, resolve_socket_path
 
 from .accept import Acceptor
-from .api import FrameHandler, Verb
-from .config import CORE_CAPS, CORE_VERBS, OnCall, ServerConfig, default_max_connections
+from .api import ConnectionInfo, FrameHandler, Verb
+from .config import CORE_CAPS, CORE_VERBS, ServerConfig, default_max_connections
+from .connection import SocketConnection
 from .log_queue import queued_logging
-from .paths import resolve_socket_path, validate_tool_name
 from .shared import Daemon
 from .startup import Listener, start_listening
 
@@ -56,7 +58,6 @@ class Server:
         frame_handlers: Iterable[FrameHandler] = (),
         schema: str | None = None,
         max_frame: int = DEFAULT_MAX_FRAME,
-        on_call: OnCall | None = None,
         idle_timeout: float = 10.0,
         hello_timeout: float = 10.0,
         message_timeout: float = 10.0,
@@ -68,7 +69,7 @@ class Server:
         max_output: int = 128 * 1024 * 1024,
         backlog: int = 1024,
     ) -> None:
-        validate_tool_name(tool)
+        check_tool_name(tool)
         core = CORE_VERBS.intersection(verbs)
         if core:
             raise ValueError(f"core verbs cannot be overridden: {sorted(core)}")
@@ -84,7 +85,6 @@ class Server:
             frame_handlers=handlers,
             schema=schema,
             max_frame=max_frame,
-            on_call=on_call,
             idle_timeout=idle_timeout,
             hello_timeout=hello_timeout,
             message_timeout=message_timeout,
@@ -108,6 +108,17 @@ class Server:
     def connection_count(self) -> int:
         """Connections currently open."""
         return 0 if self._daemon is None else len(self._daemon.connections)
+
+    def in_process_protocol(self) -> asyncio.Protocol:
+        """The asyncio protocol of one connection whose peer is this very process.
+
+        For transports the server does not accept itself: an in-memory pair in tests, the
+        instruction-count bench. The peer's credentials are this process's, so the RFC-0002
+        §2.4 check holds by construction. Each protocol gets daemon-wide budgets of its own.
+        """
+        daemon = Daemon(self.config)
+        info = ConnectionInfo(daemon.next_id(), os.getuid(), os.getgid(), os.getpid())
+        return SocketConnection(daemon, info)
 
     def serve_forever(self, socket_path: str | None = None) -> None:
         """Run the server in a new event loop until SIGTERM/SIGINT or `stop`."""

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from venom_proto._core.server_settings import CallBudget
 
-from .budget import MemoryBudget
+from .budget import Budgeted, MemoryBudget
 from .config import ServerConfig
 from .trim import Trimmer
 
-if TYPE_CHECKING:
-    from .connection import SocketConnection
+__all__ = ("Daemon", "Served")
 
-__all__ = ("Daemon",)
+
+class Served(Budgeted, Protocol):
+    """An open connection as its daemon sees it (`SocketConnection` is the one kind)."""
+
+    closed: asyncio.Future[None]
+
+    def shutdown(self, reason: str) -> None:
+        """Close cleanly: answer what is in flight, then close (binary: ``CLOSE`` first)."""
+
+    def abort(self) -> None:
+        """Drop at once."""
 
 
 class Daemon:
@@ -28,7 +38,7 @@ class Daemon:
         self.calls = CallBudget(config.max_calls)
         self.memory = MemoryBudget(config.max_input, config.max_output, Trimmer().released)
         #: Connections open or being set up: what ``max_connections`` bounds.
-        self.connections: set[SocketConnection] = set()
+        self.connections: set[Served] = set()
         self._ids = itertools.count(1)
 
     @property

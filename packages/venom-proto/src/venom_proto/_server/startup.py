@@ -18,8 +18,8 @@ import stat
 from collections.abc import Callable
 
 from venom_proto._core.errors import VenomError
-
-from .paths import check_path_length, lock_path, open_runtime_dir
+from venom_proto.conventions import lock_path
+from venom_proto.paths import check_path_length, open_runtime_dir
 
 __all__ = ("Listener", "acquire_lock", "bind_listener", "remove_stale_socket", "start_listening")
 

@@ -13,7 +13,6 @@ from venom_schema.manifest._builder import (
     ExitResult,
     Field,
     Integer,
-    Manifest,
     Null,
     Number,
     Object,
@@ -23,6 +22,7 @@ from venom_schema.manifest._builder import (
 )
 from venom_schema.manifest._bundles import BUNDLES, DEFAULT_BUNDLES, SHARED_NAMES
 from venom_schema.manifest._errors import ManifestError
+from venom_schema.manifest._manifest import Manifest
 from venom_schema.manifest._validate_root import load_manifest, validate_manifest
 from venom_schema.manifest._validate_verbs import GRANTS
 

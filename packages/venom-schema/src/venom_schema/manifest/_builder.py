@@ -1,8 +1,8 @@
 """A typed Python declaration API that yields the same raw structure as a ZON manifest.
 
 RFC-0004 §2 lets a compiled declaration construct the model if it passes the same validator;
-``Manifest.to_raw()`` produces ZON-shaped values (enum literals as ``ZonEnum``) and
-``Manifest.validate()`` runs them through ``validate_manifest``::
+``to_raw()`` produces ZON-shaped values (enum literals as ``ZonEnum``); the whole
+`Manifest` (in ``_manifest``) runs them through ``validate_manifest``::
 
     Manifest(tool="venom-echo", summary="...", verbs=[
         Verb(name="echo", summary="...", grant="read",
@@ -15,7 +15,7 @@ Optional members are emitted only when set, so the raw value mirrors a hand-writ
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
 from venom_schema.zon._values import ZonEnum, ZonValue
@@ -29,7 +29,6 @@ __all__ = (
     "ExitResult",
     "Field",
     "Integer",
-    "Manifest",
     "Null",
     "Number",
     "Object",
@@ -249,27 +248,3 @@ class Verb:
         if self.dispatch is not None:
             raw["dispatch"] = ZonEnum(self.dispatch)
         return raw
-
-
-@dataclass(frozen=True, slots=True)
-class Manifest:
-    """A whole manifest; ``validate()`` gives the normalized model (bundles merged)."""
-
-    tool: str
-    summary: str
-    verbs: Sequence[Verb] = field(default_factory=tuple)
-    format: int = 1
-
-    def to_raw(self) -> dict[str, ZonValue]:
-        verbs: list[ZonValue] = [v.to_raw() for v in self.verbs]
-        return {"format": self.format, "tool": self.tool, "summary": self.summary, "verbs": verbs}
-
-    def validate(
-        self, *, source: str = "<python>", bundles: Sequence[str] | None = None
-    ) -> dict[str, Any]:
-        """Run the manifest validator; raises ``ManifestError``."""
-        from venom_schema.manifest._validate_root import validate_manifest
-
-        if bundles is None:
-            return validate_manifest(self.to_raw(), source=source)
-        return validate_manifest(self.to_raw(), source=source, bundles=bundles)

@@ -7,9 +7,10 @@ order: verbs sorted by wire name, members in the documented order for readable c
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, cast
 
 from venom_schema.manifest._validate_verbs import BUNDLE_MEMBERS, VERB_MEMBERS
+from venom_schema.model import Model, Verb
 
 __all__ = ("assemble_model",)
 
@@ -17,10 +18,12 @@ __all__ = ("assemble_model",)
 _VERB_ORDER: Final = (*VERB_MEMBERS, *BUNDLE_MEMBERS)
 
 
-def assemble_model(tool: str, summary: str, verbs: list[dict[str, Any]]) -> dict[str, Any]:
+def assemble_model(tool: str, summary: str, verbs: list[Verb]) -> Model:
     """The normalized model: ``{"format": 1, "tool", "summary", "verbs": [sorted]}``."""
-    ordered = [
-        {key: verb[key] for key in _VERB_ORDER if key in verb}
-        for verb in sorted(verbs, key=lambda v: str(v["name"]))
-    ]
+    ordered = [_in_order(verb) for verb in sorted(verbs, key=lambda v: v["name"])]
     return {"format": 1, "tool": tool, "summary": summary, "verbs": ordered}
+
+
+def _in_order(verb: Verb) -> Verb:
+    members: dict[str, object] = dict(verb)
+    return cast("Verb", {key: members[key] for key in _VERB_ORDER if key in members})

@@ -7,12 +7,14 @@ nullable in error data at any depth (null data carries no details, like absent d
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from venom_schema.manifest import _validate_types
+from venom_proto.conventions import is_name_component as is_error_component
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import check_members, check_text, expect_struct, expect_tuple
-from venom_schema.names import ERROR_CLASSES, is_error_component
+from venom_schema.manifest._validate_types import validate_type
+from venom_schema.model import Error
+from venom_schema.names import ERROR_CLASSES
 from venom_schema.zon._values import ZonValue
 
 __all__ = ("validate_errors",)
@@ -20,13 +22,13 @@ __all__ = ("validate_errors",)
 _EMPTY_OBJECT: Final = {"kind": "object", "fields": []}
 
 
-def validate_errors(raw: ZonValue, path: str, problems: Problems) -> list[dict[str, Any]] | None:
+def validate_errors(raw: ZonValue, path: str, problems: Problems) -> list[Error] | None:
     """Validate the ``errors`` tuple; normalized records (data defaulted) or None."""
     items = expect_tuple(raw, path, problems)
     if items is None:
         return None
     before = len(problems)
-    records: list[dict[str, Any]] = []
+    records: list[Error] = []
     seen: set[str] = set()
     for index, item in enumerate(items):
         code = item.get("code") if isinstance(item, dict) else None
@@ -41,7 +43,7 @@ def validate_errors(raw: ZonValue, path: str, problems: Problems) -> list[dict[s
     return records if len(problems) == before else None
 
 
-def _validate_error(raw: ZonValue, path: str, problems: Problems) -> dict[str, Any] | None:
+def _validate_error(raw: ZonValue, path: str, problems: Problems) -> Error | None:
     record = expect_struct(raw, path, problems)
     if record is None:
         return None
@@ -58,9 +60,7 @@ def _validate_error(raw: ZonValue, path: str, problems: Problems) -> dict[str, A
     if "summary" in record:
         out["summary"] = check_text(record["summary"], f"{path}.summary", problems)
     if "data" in record:
-        data = _validate_types.validate_type(
-            record["data"], f"{path}.data", problems, in_params=False
-        )
+        data = validate_type(record["data"], f"{path}.data", problems, in_params=False)
         if data is not None and data["kind"] != "object":
             problems.add(
                 f"{path}.data",
@@ -71,7 +71,7 @@ def _validate_error(raw: ZonValue, path: str, problems: Problems) -> dict[str, A
         out["data"] = data
     else:
         out["data"] = dict(_EMPTY_OBJECT, fields=[])
-    return out if len(problems) == before else None
+    return cast("Error", out) if len(problems) == before else None
 
 
 def _check_code(code: str, path: str, problems: Problems) -> None:

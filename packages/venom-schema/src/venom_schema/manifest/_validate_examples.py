@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import check_members, expect_struct, expect_tuple
 from venom_schema.manifest._value_check import INVALID, check_value
+from venom_schema.model import Descriptor, Example, Field
 from venom_schema.zon._values import ZonValue
 
 __all__ = ("validate_examples",)
@@ -17,9 +18,9 @@ def validate_examples(
     path: str,
     problems: Problems,
     *,
-    params: list[dict[str, Any]] | None,
-    result: dict[str, Any] | None,
-) -> list[dict[str, Any]] | None:
+    params: list[Field] | None,
+    result: Descriptor | None,
+) -> list[Example] | None:
     """Validate examples; params and result are None when their declarations were invalid.
 
     Example params are kept as written (not default-expanded) so that generated CLI examples
@@ -29,7 +30,7 @@ def validate_examples(
     if items is None:
         return None
     before = len(problems)
-    examples: list[dict[str, Any]] = []
+    examples: list[Example] = []
     for index, item in enumerate(items):
         item_path = f"{path}[{index}]"
         record = expect_struct(item, item_path, problems)
@@ -41,7 +42,7 @@ def validate_examples(
             continue
         example: dict[str, Any] = {}
         if params is not None:
-            params_desc = {"kind": "object", "fields": params}
+            params_desc: Descriptor = {"kind": "object", "fields": params}
             example["params"] = check_value(
                 record["params"], params_desc, f"{item_path}.params", problems
             )
@@ -50,5 +51,5 @@ def validate_examples(
                 record["result"], result, f"{item_path}.result", problems
             )
         if params is not None and result is not None and INVALID not in example.values():
-            examples.append(example)
+            examples.append(cast("Example", example))
     return examples if len(problems) == before else None

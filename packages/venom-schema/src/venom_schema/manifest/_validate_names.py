@@ -6,18 +6,16 @@ Across verbs: CLI command paths and man page file names must be unique.
 
 from __future__ import annotations
 
-from typing import Any
-
+from venom_proto.conventions import MCP_NAME_MAX_BYTES, mcp_name
 from venom_schema.manifest._errors import Problems
+from venom_schema.model import Verb
 from venom_schema.names import (
     GLOBAL_FLAGS,
-    MCP_NAME_MAX_BYTES,
     RESERVED_PARAMS,
     RESERVED_VERBS,
     cli_path,
     flag_name,
     man_name,
-    mcp_name,
 )
 
 __all__ = ("check_names", "check_verb_names")
@@ -46,7 +44,7 @@ def check_verb_names(name: str | None, params: list[str], path: str, problems: P
             )
 
 
-def check_names(tool: str | None, verbs: list[dict[str, Any]], problems: Problems) -> None:
+def check_names(tool: str | None, verbs: list[Verb], problems: Problems) -> None:
     """Collisions between verbs, in wire-name order so the later verb is reported."""
     cli_paths: dict[tuple[str, ...], str] = {}
     man_pages: dict[str, str] = {}

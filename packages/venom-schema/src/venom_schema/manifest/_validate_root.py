@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
 
+from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name, is_wire_name
 from venom_schema.manifest._bundles import DEFAULT_BUNDLES, SHARED_NAMES, bundle_verbs
 from venom_schema.manifest._errors import ManifestError, Problems
 from venom_schema.manifest._normalize import assemble_model
@@ -18,7 +18,7 @@ from venom_schema.manifest._raw import (
 )
 from venom_schema.manifest._validate_names import check_names
 from venom_schema.manifest._validate_verbs import validate_verb
-from venom_schema.names import TOOL_NAME_PATTERN, is_tool_name, is_wire_name
+from venom_schema.model import Model, Verb
 from venom_schema.zon._values import ZonValue
 
 __all__ = ("load_manifest", "validate_manifest")
@@ -26,7 +26,7 @@ __all__ = ("load_manifest", "validate_manifest")
 
 def load_manifest(
     path: str | os.PathLike[str], *, bundles: Sequence[str] = DEFAULT_BUNDLES
-) -> dict[str, Any]:
+) -> Model:
     """Read, parse and validate a ``verbs.zon``; the normalized model with bundles merged.
 
     Raises ``OSError`` if unreadable, ``ZonError`` for bad syntax, ``ManifestError`` otherwise.
@@ -42,7 +42,7 @@ def load_manifest(
 
 def validate_manifest(
     raw: ZonValue, *, source: str = "<manifest>", bundles: Sequence[str] = DEFAULT_BUNDLES
-) -> dict[str, Any]:
+) -> Model:
     """Validate a raw manifest and return its normalized model; raises ``ManifestError``.
 
     ``format`` is checked first: any value other than the integer 1 stops validation there.
@@ -78,11 +78,9 @@ def validate_manifest(
     return assemble_model(tool, summary, verbs)
 
 
-def _validate_verbs(
-    raw: ZonValue, bundles: Sequence[str], problems: Problems
-) -> list[dict[str, Any]]:
+def _validate_verbs(raw: ZonValue, bundles: Sequence[str], problems: Problems) -> list[Verb]:
     items = expect_tuple(raw, "verbs", problems)
-    valid: list[dict[str, Any]] = []
+    valid: list[Verb] = []
     seen: set[str] = set()
     for index, item in enumerate(items or []):
         name = item.get("name") if isinstance(item, dict) else None
@@ -109,7 +107,7 @@ def _validate_verbs(
 
 
 def _add_verb(
-    raw: ZonValue, path: str, problems: Problems, out: list[dict[str, Any]], *, bundle: bool
+    raw: ZonValue, path: str, problems: Problems, out: list[Verb], *, bundle: bool
 ) -> None:
     verb = validate_verb(raw, path, problems, bundle=bundle)
     if verb is not None:

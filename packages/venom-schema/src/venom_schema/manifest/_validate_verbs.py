@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from venom_proto.conventions import WIRE_NAME_PATTERN, is_wire_name
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import (
     check_members,
@@ -14,10 +15,9 @@ from venom_schema.manifest._raw import (
 )
 from venom_schema.manifest._validate_errors import validate_errors
 from venom_schema.manifest._validate_examples import validate_examples
-from venom_schema.manifest._validate_fields import validate_fields
 from venom_schema.manifest._validate_names import check_verb_names
-from venom_schema.manifest._validate_types import validate_type
-from venom_schema.names import WIRE_NAME_PATTERN, is_wire_name
+from venom_schema.manifest._validate_types import validate_fields, validate_type
+from venom_schema.model import Descriptor, Exit, Verb
 from venom_schema.zon._values import ZON_EMPTY, ZonValue
 
 __all__ = ("GRANTS", "validate_verb")
@@ -43,7 +43,7 @@ _DISPATCH: Final = ("transport", "local")
 
 def validate_verb(
     raw: ZonValue, path: str, problems: Problems, *, bundle: bool = False
-) -> dict[str, Any] | None:
+) -> Verb | None:
     """Validate one verb record; the normalized verb or None after reporting problems.
 
     ``bundle`` admits the ``shared`` and ``dispatch`` members of standard bundle verbs.
@@ -101,7 +101,7 @@ def validate_verb(
             if member in record:
                 verb[member] = enum_choice(record[member], choices, f"{path}.{member}", problems)
     check_verb_names(verb.get("name"), _raw_param_names(record), path, problems)
-    return verb if len(problems) == before else None
+    return cast("Verb", verb) if len(problems) == before else None
 
 
 def _raw_param_names(record: dict[str, ZonValue]) -> list[str]:
@@ -117,8 +117,8 @@ def _raw_param_names(record: dict[str, ZonValue]) -> list[str]:
 
 
 def _validate_exit(
-    raw: ZonValue, result: dict[str, Any] | None, path: str, problems: Problems
-) -> dict[str, Any] | None:
+    raw: ZonValue, result: Descriptor | None, path: str, problems: Problems
+) -> Exit | None:
     record = expect_struct(raw, path, problems)
     if record is None:
         return None
@@ -145,10 +145,12 @@ def _validate_exit(
     field_name = check_text(record["field"], f"{path}.field", problems)
     if field_name is not None and result is not None:
         _check_status_field(field_name, result, f"{path}.field", problems)
-    return {"kind": "result", "field": field_name} if len(problems) == before else None
+    if field_name is None or len(problems) > before:
+        return None
+    return {"kind": "result", "field": field_name}
 
 
-def _check_status_field(name: str, result: dict[str, Any], path: str, problems: Problems) -> None:
+def _check_status_field(name: str, result: Descriptor, path: str, problems: Problems) -> None:
     """RFC-0004 §3: a required top-level integer result field bounded 0-255."""
     if result["kind"] != "object":
         problems.add(path, f'the result is {result["kind"]}, not an object with field "{name}"')

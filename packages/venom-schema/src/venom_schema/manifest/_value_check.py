@@ -14,6 +14,7 @@ from typing import Any, Final
 
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import MAX_SAFE_INTEGER, describe, quote
+from venom_schema.model import Descriptor, Field
 from venom_schema.zon._values import ZON_EMPTY, ZonEnum, ZonValue
 
 __all__ = ("INVALID", "check_value")
@@ -40,12 +41,12 @@ _KIND_NAMES: Final = {
 }
 
 
-def _expected(desc: dict[str, Any]) -> str:
+def _expected(desc: Descriptor) -> str:
     text = _KIND_NAMES[desc["kind"]]
     return f"{text} or null" if desc.get("nullable") else text
 
 
-def check_value(value: ZonValue, desc: dict[str, Any], path: str, problems: Problems) -> Any:
+def check_value(value: ZonValue, desc: Descriptor, path: str, problems: Problems) -> Any:
     """Check ``value`` against normalized descriptor ``desc``; INVALID after reporting."""
     kind = desc["kind"]
     if value is None and (kind == "null" or desc.get("nullable")):
@@ -79,7 +80,7 @@ def _numeric_for(kind: str, value: object) -> bool:
     return isinstance(value, int | float)
 
 
-def _check_string(value: str, desc: dict[str, Any], path: str, problems: Problems) -> Any:
+def _check_string(value: str, desc: Descriptor, path: str, problems: Problems) -> Any:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -93,7 +94,7 @@ def _check_string(value: str, desc: dict[str, Any], path: str, problems: Problem
     return value
 
 
-def _check_number(value: int | float, desc: dict[str, Any], path: str, problems: Problems) -> Any:
+def _check_number(value: int | float, desc: Descriptor, path: str, problems: Problems) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         problems.add(path, f"number must be finite, got {value!r}")
         return INVALID
@@ -109,7 +110,7 @@ def _check_number(value: int | float, desc: dict[str, Any], path: str, problems:
     return value
 
 
-def _check_array(value: list[ZonValue], desc: dict[str, Any], path: str, problems: Problems) -> Any:
+def _check_array(value: list[ZonValue], desc: Descriptor, path: str, problems: Problems) -> Any:
     items = [
         check_value(item, desc["items"], f"{path}[{i}]", problems) for i, item in enumerate(value)
     ]
@@ -117,7 +118,7 @@ def _check_array(value: list[ZonValue], desc: dict[str, Any], path: str, problem
 
 
 def _check_object(
-    value: dict[str, ZonValue], fields: list[dict[str, Any]], path: str, problems: Problems
+    value: dict[str, ZonValue], fields: list[Field], path: str, problems: Problems
 ) -> Any:
     by_name = {field["name"]: field for field in fields}
     out: dict[str, Any] = {}

@@ -7,7 +7,7 @@ exception unwinds, so the path is stored innermost-first and reversed once at th
 
 from __future__ import annotations
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
 TYPE_CHECKING = False

@@ -1,14 +1,12 @@
-"""Compiled validators for one normalized verb, and reading the cached normalized model."""
+"""Compiled validators for one normalized verb."""
 
 from __future__ import annotations
-
-import os
 
 # The same class as collections.abc.Mapping, from the module `os` has already loaded:
 # `collections.abc` would import `collections` (~1 ms of every CLI call).
 from _collections_abc import Mapping  # isinstance checks at run time
 
-from venom_proto._core.errors import VenomError
+from venom_proto import VenomError
 
 from ._compile import compile_descriptor, compile_params, object_plans
 from ._errors import DescriptorError
@@ -21,7 +19,7 @@ if TYPE_CHECKING:
     from ._compile import Validator
     from ._generated import FieldPlan
 
-__all__ = ("CompiledVerb", "compile_verb", "load_model")
+__all__ = ("CompiledVerb", "compile_verb")
 
 
 class CompiledVerb:
@@ -95,22 +93,3 @@ def compile_verb(verb: Mapping[str, Any], *, generate: bool = False) -> Compiled
     ``generate``: faster generated checks for long-running processes (see `compile_descriptor`).
     """
     return CompiledVerb(verb, generate=generate)
-
-
-def load_model(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a cached normalized model JSON file (stdlib json: fast to import on the CLI path).
-
-    A ``"$cache"`` bookkeeping member (written by ``venom_schema.model_cache``) is dropped.
-    Raises `OSError` when unreadable and `ValueError` when it is not a format-1 model object.
-    """
-    # Imported here: the generated CLI reads its model with its own loader, and `json` (with
-    # `re`, `enum`...) would cost each of its calls a few ms.
-    import json
-
-    with open(path, "rb") as file:
-        model = json.loads(file.read())
-    if not isinstance(model, dict) or model.get("format") != 1:
-        raise ValueError(f"{os.fspath(path)}: not a format-1 normalized model")
-    if not isinstance(model.get("verbs"), list):
-        raise ValueError(f"{os.fspath(path)}: model has no verbs list")
-    return {key: value for key, value in model.items() if key != "$cache"}

@@ -1,0 +1,42 @@
+"""`product_main`: a product's one binary. ``serve`` is the daemon, ``mcp`` (and any other local
+verb) runs in-process, ``doctor`` checks from the CLI's side, anything else is the generated CLI.
+
+On the path of every CLI call: it imports the CLI and the product declaration only; the daemon,
+the doctor and whatever a local verb names load when that verb runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+from venom_gen.cli import flag_value, main
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from venom_gen.product import Product
+
+__all__ = ("product_main",)
+
+
+def product_main(product: Product, argv: list[str] | None = None) -> int:
+    """Run ``product``'s binary on ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+
+    def serve(rest: list[str]) -> int:
+        from venom_gen.daemon import serve as run
+
+        return run(product, flag_value(rest, "--socket"), os.environ, json_errors="--json" in rest)
+
+    def doctor(rest: list[str]) -> int:
+        from venom_gen.daemon.doctor_cli import run_doctor
+
+        return run_doctor(product, rest, os.environ)
+
+    def local_verb(name: str) -> Callable[[list[str]], int]:
+        return lambda rest: product.local_verb(name)(product, rest)
+
+    local: dict[str, Callable[[list[str]], int]] = {"serve": serve, "doctor": doctor}
+    local.update((name, local_verb(name)) for name in product.local)
+    return main(product.model_path, argv=argv, local=local, version=product.version)

@@ -1,0 +1,154 @@
+"""RFC-0004 §3 type descriptors as Python annotations, plus the TypedDicts and Literal aliases
+they need, rendered in definition order (a nested type before the type that uses it).
+
+``string`` -> ``str`` (choices: a ``Literal`` alias), ``boolean`` -> ``bool``, ``integer`` ->
+``int``, ``number`` -> ``float``, ``null`` -> ``None``, ``array`` -> ``list[...]``, ``object`` ->
+a ``TypedDict`` whose optional fields are ``NotRequired``; ``nullable`` adds ``| None``.
+Bounds are not types; they appear in docstrings and the daemon enforces them.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from venom_gen._escape import json_compact
+from venom_gen.build.client_gen._names import NameTable, member_camel
+from venom_gen.build.client_gen._text import (
+    LINE_LIMIT,
+    comment_lines,
+    docstring_lines,
+    plain,
+    py_str,
+)
+
+__all__ = ("TypeRegistry", "field_note")
+
+Desc = Mapping[str, Any]
+Field = Mapping[str, Any]
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def field_note(field: Field) -> str:
+    """A field's summary plus its bounds and default, as one sentence-ish line."""
+    note = plain(str(field.get("summary", ""))).rstrip(".")
+    desc = field["type"]
+    bounds = [f"{key} {json_compact(desc[key])}" for key in ("min", "max") if key in desc]
+    if bounds:
+        note += f" ({', '.join(bounds)})"
+    if "default" in field:
+        note += f"; default {json_compact(field['default'])}"
+    return note + "."
+
+
+class TypeRegistry:
+    """Collects the module-level type definitions of one generated client."""
+
+    def __init__(self, names: NameTable) -> None:
+        self._names = names
+        #: Rendered definitions, each a list of lines, in dependency order.
+        self.blocks: list[list[str]] = []
+        #: ``typing`` names the definitions use beyond the always-imported ones.
+        self.typing_names: set[str] = set()
+
+    def annotation(self, desc: Desc, name: str, doc: str) -> str:
+        """The annotation for ``desc``; ``name`` names any alias or TypedDict it needs."""
+        kind = desc["kind"]
+        if kind == "null":
+            return "None"
+        if kind == "object":
+            base = self.typed_dict(name, doc, desc.get("fields", []))
+        elif kind == "array":
+            items = self.annotation(desc["items"], name + "Item", f"An item of {doc}")
+            base = f"list[{items}]"
+        elif kind == "string" and desc.get("choices"):
+            base = self._literal(name, doc, [str(c) for c in desc["choices"]])
+        else:
+            base = {"string": "str", "boolean": "bool", "integer": "int", "number": "float"}[kind]
+        return f"{base} | None" if desc.get("nullable") else base
+
+    def _literal(self, name: str, doc: str, choices: list[str]) -> str:
+        self._names.claim(name, doc)
+        self.typing_names.update(("Literal", "TypeAlias"))
+        values = [py_str(choice) for choice in choices]
+        one_line = f"{name}: TypeAlias = Literal[{', '.join(values)}]"
+        if len(one_line) <= LINE_LIMIT:
+            lines = [one_line]
+        else:  # the magic trailing comma keeps ruff from joining it again
+            lines = [f"{name}: TypeAlias = Literal[", *(f"    {v}," for v in values), "]"]
+        self.blocks.append([*comment_lines(doc, ""), *lines])
+        return name
+
+    def typed_dict(self, name: str, doc: str, fields: Sequence[Field]) -> str:
+        """Define a TypedDict ``name`` for ``fields`` (nested types first); return ``name``."""
+        self.typed_dict_fields(name, doc, fields)
+        return name
+
+    def typed_dict_fields(self, name: str, doc: str, fields: Sequence[Field]) -> list[str]:
+        """Like `typed_dict`, but return each field's annotation (without ``NotRequired``)."""
+        self._names.claim(name, doc)
+        entries: list[tuple[str, str, str]] = []
+        annotations: list[str] = []
+        parts: set[str] = set()
+        for field in fields:
+            key = str(field["name"])
+            note = field_note(field)
+            part = _unique(member_camel(key), parts)
+            value = self.annotation(field["type"], name + part, f"{name}.{key}: {note}")
+            annotations.append(value)
+            if not field.get("required", False):
+                self.typing_names.add("NotRequired")
+                value = f"NotRequired[{value}]"
+            entries.append((key, value, note))
+        if _class_syntax_fits(entries):
+            self.blocks.append(_class(name, doc, entries))
+        else:
+            self.blocks.append(_functional(name, doc, entries))
+        return annotations
+
+
+def _unique(part: str, taken: set[str]) -> str:
+    """``part``, or ``part2``, ``part3``... for the first not yet in ``taken`` (then taken)."""
+    candidate, n = part, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{part}{n}"
+    taken.add(candidate)
+    return candidate
+
+
+def _class_syntax_fits(entries: list[tuple[str, str, str]]) -> bool:
+    """Whether every key can be a class attribute spelled as itself.
+
+    Not: a keyword (``from``), a name Python would change (``__x`` is mangled in a class
+    body, non-ASCII identifiers are NFKC-normalized), anything that is no identifier
+    (``created at``), or a name the annotations use (``str: str`` would shadow the type).
+    The functional syntax takes any string key.
+    """
+    used = {word for _, value, _ in entries for word in _IDENTIFIER.findall(value)}
+    return all(
+        key.isascii()
+        and key.isidentifier()
+        and not keyword.iskeyword(key)
+        and not key.startswith("__")
+        and key not in used
+        for key, _, _ in entries
+    )
+
+
+def _class(name: str, doc: str, entries: list[tuple[str, str, str]]) -> list[str]:
+    lines = [f"class {name}(TypedDict):", *docstring_lines([[doc]], "    ")]
+    for key, value, note in entries:
+        lines += ["", *comment_lines(note, "    "), f"    {key}: {value}"]
+    return lines
+
+
+def _functional(name: str, doc: str, entries: list[tuple[str, str, str]]) -> list[str]:
+    # For keys that cannot be class attributes (see _class_syntax_fits).
+    lines = [*comment_lines(doc, ""), f"{name} = TypedDict(", f"    {py_str(name)},", "    {"]
+    for key, value, note in entries:
+        lines += [*comment_lines(note, "        "), f"        {py_str(key)}: {value},"]
+    return [*lines, "    },", ")"]

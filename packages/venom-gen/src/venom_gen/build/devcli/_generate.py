@@ -1,0 +1,176 @@
+"""The generator commands: catalog, markdown, man, completions, skill, model and all."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from venom_gen.build import artifacts
+from venom_gen.build.devcli._files import find_extras
+from venom_gen.build.devcli._output import (
+    CheckOpt,
+    ManifestArg,
+    OutOpt,
+    PythonOpt,
+    emit,
+    say,
+    sync,
+    write_stdout,
+)
+from venom_gen.build.devcli._source import DevCliError, load, model_cache_text
+from venom_schema.grants import GRANTS
+from venom_schema.model_cache import default_cache_path
+
+__all__ = ("all_", "catalog", "completions", "man", "markdown", "model", "skill")
+
+
+class ShellName(StrEnum):
+    """Shells with completion scripts."""
+
+    bash = "bash"
+    zsh = "zsh"
+    fish = "fish"
+
+
+def catalog(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    grant: Annotated[
+        list[str] | None,
+        typer.Option("--grant", help="List only verbs needing this grant (repeatable)."),
+    ] = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """The MCP tool catalog as JSON (catalog.json)."""
+    unknown = sorted(set(grant or ()) - set(GRANTS))
+    if unknown:
+        raise DevCliError(f"unknown grant {unknown[0]!r}; grants: {', '.join(GRANTS)}", exit_code=2)
+    model = load(manifest, python).model
+    emit(artifacts.catalog_files(model, grants=grant), out=out, check=check, what="catalog")
+
+
+def markdown(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """The Markdown reference (<tool>.md)."""
+    model = load(manifest, python).model
+    emit(artifacts.markdown_files(model), out=out, check=check, what="markdown")
+
+
+def man(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    page: Annotated[
+        str | None, typer.Option("--page", metavar="NAME", help="Print only this page.")
+    ] = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """man pages: every page into --out DIR, or one page (--page NAME) on stdout."""
+    pages = artifacts.man_files(load(manifest, python).model)
+    if page is not None:
+        name = page if page.endswith(".1") else page + ".1"
+        if name not in pages:
+            raise DevCliError(f"no man page {page!r}; pages: {', '.join(sorted(pages))}")
+        pages = {name: pages[name]}
+    emit(pages, out=out, check=check, what="man")
+
+
+def completions(
+    shell: Annotated[ShellName, typer.Argument(metavar="SHELL", help="bash, zsh or fish.")],
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """A shell completion script (<tool>.bash, _<tool> or <tool>.fish)."""
+    model = load(manifest, python).model
+    files = artifacts.completion_files(model, shell.value)
+    emit(files, out=out, check=check, what="completions")
+
+
+def skill(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """The agent skill (SKILL.md)."""
+    model = load(manifest, python).model
+    emit(artifacts.skill_files(model), out=out, check=check, what="skill")
+
+
+def model(
+    manifest: Annotated[
+        Path, typer.Argument(metavar="MANIFEST", help="The verbs.zon manifest.", dir_okay=False)
+    ],
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """The verbs.model.json cache the generated CLI reads (next to MANIFEST by default)."""
+    target = default_cache_path(manifest)
+    if out is not None:
+        target = out / target.name
+    sync({target: model_cache_text(manifest)}, check=check)
+
+
+def all_(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    *,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="The artifact directory.", file_okay=False)
+    ],
+    check: CheckOpt = False,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Delete files in DIR's docs/, man/ and completions/ that are not generated.",
+        ),
+    ] = False,
+) -> None:
+    """Every artifact into DIR (docs/, man/, completions/, SKILL.md, catalog.json) plus the
+    model cache next to MANIFEST."""
+    loaded = load(manifest, python)
+    files = {out / name: text for name, text in artifacts.all_artifacts(loaded.model).items()}
+    extras = find_extras(out, artifacts.SUBDIRS, files)
+    if loaded.manifest is not None:
+        files[default_cache_path(loaded.manifest)] = model_cache_text(loaded.manifest)
+    else:
+        say("venom-gen: no model cache for a --python declaration (it is keyed on verbs.zon)")
+    sync(files, check=check, extras=extras, prune=prune)
+
+
+def client(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            dir_okay=False,
+            help="Write the module to FILE instead of stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    check: CheckOpt = False,
+) -> None:
+    """A typed Python client module (TypedDicts, sync and async classes) over venom-proto."""
+    from venom_gen.build.client_gen import render_client
+
+    text = render_client(load(manifest, python).model)
+    if out is None:
+        if check:
+            raise DevCliError("--check needs --out FILE", exit_code=2)
+        write_stdout(text)
+        return
+    sync({out: text}, check=check)

@@ -1,0 +1,109 @@
+"""Where a model comes from: a ``verbs.zon`` file or a Python declaration (``--python``)."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from venom_schema.manifest import Manifest, ManifestError, load_manifest
+from venom_schema.model import Model
+from venom_schema.model_cache import compile_model, default_cache_path
+
+__all__ = ("DevCliError", "Loaded", "load", "load_python", "model_cache_text")
+
+
+class DevCliError(Exception):
+    """A user-facing failure raised by the devcli helpers: the message goes to stderr.
+
+    ``exit_code`` is 1 for bad input and 2 for a bad command line.
+    """
+
+    def __init__(self, message: str, *, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A validated model and where it came from."""
+
+    model: Model
+    source: str
+    manifest: Path | None  # None for a --python declaration
+
+
+def load(manifest: Path | None, python: str | None) -> Loaded:
+    """Validate exactly one of ``manifest`` and ``python``.
+
+    Raises ``ManifestError`` (problems), ``ZonError`` (syntax), ``OSError`` (unreadable file)
+    or ``DevCliError``.
+    """
+    if (manifest is None) == (python is None):
+        raise DevCliError(
+            "give either a MANIFEST file or --python MODULE:ATTRIBUTE (exactly one)", exit_code=2
+        )
+    if python is not None:
+        return Loaded(load_python(python), python, None)
+    assert manifest is not None
+    return Loaded(load_manifest(manifest), os.fspath(manifest), manifest)
+
+
+def _resolve(spec: str) -> object:
+    module_name, sep, attribute = spec.partition(":")
+    if not sep or not module_name or not attribute:
+        raise DevCliError(f"--python {spec!r}: expected MODULE:ATTRIBUTE", exit_code=2)
+    # A console script does not put the working directory on sys.path; `python -m` would.
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        target: object = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise DevCliError(f"--python {spec}: cannot import {module_name!r}: {exc}") from None
+    except Exception as exc:  # the module's own code failed: report it, no traceback
+        raise DevCliError(
+            f"--python {spec}: importing {module_name!r} raised {type(exc).__name__}: {exc}"
+        ) from None
+    for part in attribute.split("."):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise DevCliError(
+                f"--python {spec}: {module_name!r} has no attribute {attribute!r}"
+            ) from None
+    return target
+
+
+def load_python(spec: str) -> Model:
+    """The normalized model of ``module:attribute``: a ``Manifest`` or a callable returning one."""
+    target = _resolve(spec)
+    if not isinstance(target, Manifest) and callable(target):
+        try:
+            target = target()
+        except Exception as exc:
+            raise DevCliError(
+                f"--python {spec}: calling it raised {type(exc).__name__}: {exc}"
+            ) from None
+    if not isinstance(target, Manifest):
+        raise DevCliError(
+            f"--python {spec}: expected a venom_schema.manifest.Manifest or a callable"
+            f" returning one, got {type(target).__name__}"
+        )
+    try:
+        return target.validate(source=spec)
+    except ManifestError:
+        raise
+    except (TypeError, ValueError) as exc:  # builder values the raw converter cannot take
+        raise DevCliError(f"--python {spec}: invalid declaration: {exc}") from None
+
+
+def model_cache_text(manifest: Path) -> str:
+    """The exact text ``compile_model`` writes for ``manifest`` (compiled in a scratch dir)."""
+    with tempfile.TemporaryDirectory(prefix="venom-gen-") as scratch:
+        target = Path(scratch) / default_cache_path(manifest).name
+        compile_model(manifest, target)
+        return target.read_bytes().decode("utf-8")

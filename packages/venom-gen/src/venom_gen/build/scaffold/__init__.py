@@ -1,0 +1,109 @@
+"""``venom-gen new``: scaffold a product package that passes its own tests without edits.
+
+The product gets one verb (``greet``), its handler, the one-binary ``main()``, the compiled model,
+the generated docs (``generated/``) and tests that boot the daemon and call it over the socket,
+the CLI and MCP, plus staleness checks of the model and of the docs.
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+from importlib.resources import files
+from pathlib import Path
+from string import Template
+from typing import Final
+
+from venom_gen.build.artifacts import all_artifacts
+from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name
+from venom_schema.model_cache import compile_model
+
+__all__ = ("ScaffoldError", "module_name", "scaffold_product")
+
+#: Where each template goes, relative to the project directory (``{module}`` substituted).
+LAYOUT: Final[dict[str, str]] = {
+    "pyproject.toml.tmpl": "pyproject.toml",
+    "README.md.tmpl": "README.md",
+    "__init__.py.tmpl": "src/{module}/__init__.py",
+    "__main__.py.tmpl": "src/{module}/__main__.py",
+    "product.py.tmpl": "src/{module}/product.py",
+    "_version.py.tmpl": "src/{module}/_version.py",
+    "handlers.py.tmpl": "src/{module}/handlers.py",
+    "verbs.zon.tmpl": "src/{module}/verbs.zon",
+    "conftest.py.tmpl": "tests/conftest.py",
+    "kit.py.tmpl": "tests/{module}_kit.py",
+    "test_model.py.tmpl": "tests/test_{module}_model.py",
+    "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
+}
+
+_WORKSPACE_TAIL = """
+[tool.uv.sources]
+venom-mcp = { workspace = true }
+"""
+_STANDALONE_TAIL = """
+[tool.pytest.ini_options]
+addopts = ["--import-mode=importlib"]
+testpaths = ["tests"]
+
+[tool.ruff]
+line-length = 100
+"""
+
+
+class ScaffoldError(Exception):
+    """Raised by `scaffold_product` for a bad name or a destination that is not empty."""
+
+
+def module_name(tool: str) -> str:
+    """The import name of ``tool``: ``venom-foo`` -> ``venom_foo``."""
+    return tool.replace("-", "_")
+
+
+def _check(tool: str, dest: Path) -> None:
+    if not is_tool_name(tool):
+        raise ScaffoldError(f"{tool!r} is not a tool name: it must match {TOOL_NAME_PATTERN}")
+    module = module_name(tool)
+    if not module.isidentifier() or keyword.iskeyword(module):
+        raise ScaffoldError(f"{tool!r} does not give a Python module name ({module!r})")
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise ScaffoldError(f"{dest} exists and is not an empty directory")
+
+
+def _render(template: str, tool: str, *, standalone: bool) -> str:
+    text = files(__name__).joinpath("templates", template).read_text(encoding="utf-8")
+    return Template(text).substitute(
+        tool=tool,
+        module=module_name(tool),
+        summary=f"The {tool} daemon",
+        tail=_STANDALONE_TAIL if standalone else _WORKSPACE_TAIL,
+    )
+
+
+def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: bool) -> list[Path]:
+    """Create the product ``name`` in the directory ``dest`` (created; must be empty if present).
+
+    ``standalone=False`` makes a workspace member (``venom-mcp = { workspace = true }``);
+    ``standalone=True`` a project that takes venom-mcp from the package index. Returns the
+    files written, in order. Raises `ScaffoldError`, or ``OSError`` when ``dest`` is unwritable.
+    """
+    root = Path(dest)
+    _check(name, root)
+    module = module_name(name)
+    written: list[Path] = []
+
+    def write(relative: str, text: str) -> Path:
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+        return path
+
+    for template, relative in LAYOUT.items():
+        write(relative.format(module=module), _render(template, name, standalone=standalone))
+    write(f"src/{module}/py.typed", "")
+    package = root / "src" / module
+    model = compile_model(package / "verbs.zon")
+    written.append(package / "verbs.model.json")
+    for relative, text in all_artifacts(model).items():
+        write(f"src/{module}/generated/{relative}", text)
+    return written

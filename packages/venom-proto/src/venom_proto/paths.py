@@ -1,0 +1,106 @@
+"""Socket path length and runtime-directory checks (RFC-0002 2.3-2.4), shared by daemon and clients.
+
+Where the socket is (the §2.3 order) is a local convention: `venom_proto.conventions`. The
+daemon creates its runtime directory with `open_runtime_dir`; clients and ``doctor`` check one
+with `verify_runtime_dir` and a path with `check_path_length`.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+from venom_proto._core.errors import VenomError
+
+__all__ = (
+    "SUN_PATH_LIMIT",
+    "check_path_length",
+    "ensure_runtime_dir",
+    "open_runtime_dir",
+    "verify_runtime_dir",
+)
+
+#: Usable bytes of ``sockaddr_un.sun_path`` without the NUL: 108 - 1 on Linux, 104 - 1 on BSDs.
+SUN_PATH_LIMIT = 107 if sys.platform.startswith("linux") else 103
+
+
+def check_path_length(path: str) -> None:
+    """Raise ``unavailable.path_too_long`` if ``path`` does not fit in ``sun_path`` (2.3)."""
+    if len(os.fsencode(path)) > SUN_PATH_LIMIT:
+        raise VenomError(
+            "unavailable.path_too_long",
+            f"socket path is longer than {SUN_PATH_LIMIT} bytes; choose a shorter --socket",
+            {"socket": path, "limit": SUN_PATH_LIMIT},
+        )
+
+
+def _insecure(path: str, problem: str, message: str) -> VenomError:
+    return VenomError(
+        "denied.insecure_path", f"{path}: {message}", {"path": path, "problem": problem}
+    )
+
+
+def _check_stat(path: str, st: os.stat_result) -> None:
+    if stat.S_ISLNK(st.st_mode):
+        raise _insecure(path, "symlink", "runtime directory is a symlink")
+    if not stat.S_ISDIR(st.st_mode):
+        raise _insecure(path, "not_a_directory", "runtime directory is not a directory")
+    if st.st_uid != os.getuid():
+        raise _insecure(path, "owner", f"runtime directory is owned by uid {st.st_uid}")
+    if st.st_mode & 0o077:
+        mode = stat.S_IMODE(st.st_mode)
+        raise _insecure(path, "mode", f"runtime directory has mode {mode:04o}, expected 0700")
+
+
+def verify_runtime_dir(path: str) -> None:
+    """Check with ``lstat`` that ``path`` is a real directory of ours with mode ``0700`` at most.
+
+    Raises ``denied.insecure_path`` with ``data.problem`` one of ``missing``, ``symlink``,
+    ``not_a_directory``, ``owner`` or ``mode`` (RFC-0002 2.4).
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise _insecure(path, "missing", "runtime directory does not exist") from None
+    _check_stat(path, st)
+
+
+def open_runtime_dir(path: str) -> int:
+    """Create ``path`` with mode ``0700`` if missing, open it and verify what was opened.
+
+    Returns a descriptor of the directory (``O_DIRECTORY | O_NOFOLLOW``, close-on-exec): the
+    daemon does everything under it relative to that descriptor, so the checked directory is
+    the one used even if the path is swapped afterwards. Only the last component gets
+    ``0700`` (parents get default modes); an existing directory is never re-moded, so a wrong
+    one is reported, not silently fixed (rfcs/0002-wire-decisions.md D-W20).
+    """
+    parent = os.path.dirname(path.rstrip("/"))
+    if parent:
+        os.makedirs(parent, exist_ok=True)
+    try:
+        os.mkdir(path, 0o700)
+        created = True
+    except FileExistsError:
+        created = False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise _insecure(path, "missing", "runtime directory does not exist") from None
+    except OSError:  # ELOOP (a symlink) or ENOTDIR: say which, from lstat
+        verify_runtime_dir(path)
+        raise
+    try:
+        if created:
+            # The umask can only narrow the mode; make it exactly 0700 (the owner must use it).
+            os.fchmod(fd, 0o700)
+        _check_stat(path, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def ensure_runtime_dir(path: str) -> None:
+    """`open_runtime_dir`, for callers that only need the directory to exist and pass 2.4."""
+    os.close(open_runtime_dir(path))
