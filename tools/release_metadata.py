@@ -16,6 +16,7 @@ from pathlib import Path
 
 import trove_classifiers
 from packaging.metadata import Metadata
+from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
@@ -74,6 +75,9 @@ def _compare(member: Member, meta: Metadata) -> list[str]:
     relative = re.findall(r"\]\((?!https://|#)([^)]*)\)", readme)
     need(not relative, f"README.md links {relative}: PyPI cannot follow relative links")
     declared = {str(r) for r in member.requirements}
+    declared |= {
+        str(Requirement(f'{r}; extra == "{extra}"')) for extra, reqs in member.extras for r in reqs
+    }
     shipped = {str(r) for r in meta.requires_dist or ()}
     need(shipped == declared, f"Requires-Dist {sorted(shipped)} != {sorted(declared)}")
     classifiers = meta.classifiers or []

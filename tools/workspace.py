@@ -25,6 +25,8 @@ class Member:
     module: str
     requirements: tuple[Requirement, ...]
     test_requirements: tuple[str, ...]
+    #: ``[project.optional-dependencies]``: extra name -> its requirements.
+    extras: tuple[tuple[str, tuple[Requirement, ...]], ...] = ()
 
     @property
     def module_dir(self) -> Path:
@@ -46,6 +48,10 @@ def _member(path: Path) -> Member:
         module=module,
         requirements=tuple(Requirement(r) for r in project.get("dependencies", ())),
         test_requirements=tuple(data.get("dependency-groups", {}).get("test", ())),
+        extras=tuple(
+            (extra, tuple(Requirement(r) for r in reqs))
+            for extra, reqs in project.get("optional-dependencies", {}).items()
+        ),
     )
 
 

@@ -51,13 +51,18 @@ def test_workspace_member_takes_venom_mcp_from_the_workspace(tmp_path: Path) -> 
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
     assert project["project"]["name"] == "venom-foo"
     assert project["project"]["scripts"] == {"venom-foo": "venom_foo.__main__:main"}
-    assert project["tool"]["uv"]["sources"] == {"venom-mcp": {"workspace": True}}
+    sources = project["tool"]["uv"]["sources"]
+    assert sources == {p: {"workspace": True} for p in SIBLINGS}
+
+
+#: What a product imports (or, venom-mcp, runs): each declared, in layer order.
+SIBLINGS = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp")
 
 
 def test_standalone_takes_venom_mcp_from_the_index(tmp_path: Path) -> None:
     scaffold_product("venom-foo", tmp_path / "p", standalone=True)
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
-    assert project["project"]["dependencies"] == ["venom-mcp>=0.1,<0.2"]
+    assert project["project"]["dependencies"] == [f"{p}>=0.1,<0.2" for p in SIBLINGS]
     assert "uv" not in project.get("tool", {})
 
 

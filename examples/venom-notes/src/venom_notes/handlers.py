@@ -26,7 +26,14 @@ from venom_gen.daemon import App, finish
 from venom_notes.store import Note, NoteStore, StorageError, WriteFailed, data_path
 from venom_proto import Call, Handler, VenomError, encode_item
 
-__all__ = ("MAX_NOTE_BYTES", "PAGE", "NoteHandlers", "handlers")
+__all__ = (
+    "MAX_NOTE_BYTES",
+    "PAGE",
+    "PAGE_BYTES",
+    "NoteHandlers",
+    "handlers",
+    "open_store",
+)
 
 #: Notes fetched per store round trip while streaming ``note.list``; bounds the daemon's memory,
 #: as does `PAGE_BYTES`, the most text one round trip fetches (one note may exceed it).

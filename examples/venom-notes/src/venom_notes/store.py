@@ -28,7 +28,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn, TypedDict
 
-__all__ = ("Note", "NoteStore", "StorageError", "WriteFailed", "data_path")
+__all__ = (
+    "SCHEMA_VERSION",
+    "Note",
+    "NoteStore",
+    "StorageError",
+    "WriteFailed",
+    "data_path",
+)
 
 #: ``PRAGMA user_version`` of the schema below; a later version would migrate from it.
 SCHEMA_VERSION = 1

@@ -12,8 +12,10 @@ from venom_schema.surfaces import verbs_on
 __all__ = (
     "STREAM_LIMIT_SENTENCE",
     "GenerationError",
+    "Schema",
     "build_catalog",
     "field_schema",
+    "object_schema",
     "type_schema",
 )
 

@@ -26,7 +26,7 @@ from venom_proto.conventions import env_var
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import shown_on, verbs_on
 
-__all__ = ("MAN_DATE", "render_man_pages")
+__all__ = ("MAN_DATE", "render_man_pages", "roff_code")
 
 #: The .TH date. A constant (format 1's acceptance date) keeps pages a pure function of the model.
 MAN_DATE = "2026-11-06"

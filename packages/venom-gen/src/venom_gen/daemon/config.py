@@ -39,7 +39,14 @@ from .toml_edit import edit_or_rewrite
 if TYPE_CHECKING:
     from venom_proto import Call
 
-__all__ = ("MAX_VALUE_DEPTH", "ConfigStore", "config_path", "parse_value")
+__all__ = (
+    "EMPTY_DESCRIPTOR",
+    "MAX_VALUE_DEPTH",
+    "TEMP_PREFIX",
+    "ConfigStore",
+    "config_path",
+    "parse_value",
+)
 
 EMPTY_DESCRIPTOR: Descriptor = {"kind": "object", "fields": []}
 #: ``config.set`` refuses a value nested deeper than this (rfcs/0001 §6).

@@ -18,7 +18,13 @@ from collections.abc import Callable, Sequence
 
 from venom_proto import VenomError
 
-__all__ = ("MAX_GLOBS", "MAX_GLOB_LENGTH", "compile_globs", "glob_matches")
+__all__ = (
+    "MAX_GLOBS",
+    "MAX_GLOB_LENGTH",
+    "Matcher",
+    "compile_globs",
+    "glob_matches",
+)
 
 #: At most this many globs in one ``events`` call (``invalid_params.range``, ``param`` = types).
 MAX_GLOBS = 64

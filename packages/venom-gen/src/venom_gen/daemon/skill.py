@@ -21,7 +21,7 @@ from .files import FileRefused, FileWorkers, read_regular, remove_stale, write_a
 if TYPE_CHECKING:
     from venom_proto import Call
 
-__all__ = ("SkillVerbs",)
+__all__ = ("TEMP_PREFIX", "SkillVerbs")
 
 #: Temporary files of `write_atomic` beside SKILL.md: ``.SKILL.<hex>.tmp``.
 TEMP_PREFIX = ".SKILL."

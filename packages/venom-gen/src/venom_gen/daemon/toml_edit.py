@@ -16,7 +16,7 @@ from typing import Any
 
 from .toml_write import dumps_toml, toml_key, toml_value
 
-__all__ = ("set_key",)
+__all__ = ("edit_or_rewrite", "set_key")
 
 _HEADER = re.compile(r"\s*\[([^\[\]]+)\]\s*(#.*)?$")
 _KEYLINE = re.compile(r"(\s*)([A-Za-z0-9_-]+|\"[^\"\\]*\")(\s*=\s*)(.*)$")

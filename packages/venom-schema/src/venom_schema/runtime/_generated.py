@@ -14,14 +14,12 @@ differential test checks that they do.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ._errors import Invalid
 from ._steps import ABSENT, deep_copy
 
-# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from ._scalars import Check
 
     #: How one field is read: (name, test, argument, required, default, check).

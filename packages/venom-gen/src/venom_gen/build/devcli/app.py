@@ -22,7 +22,15 @@ from venom_schema.canonical import digest as schema_digest
 from venom_schema.manifest import ManifestError
 from venom_schema.zon import parse_zon, zon_to_json
 
-__all__ = ("app", "main")
+__all__ = (
+    "app",
+    "check",
+    "digest",
+    "main",
+    "new",
+    "normalize",
+    "zon",
+)
 
 app = typer.Typer(
     name="venom-gen",

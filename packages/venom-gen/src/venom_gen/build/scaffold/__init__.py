@@ -18,7 +18,12 @@ from venom_gen.build.artifacts import all_artifacts
 from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name
 from venom_schema.model_cache import compile_model
 
-__all__ = ("ScaffoldError", "module_name", "scaffold_product")
+__all__ = (
+    "LAYOUT",
+    "ScaffoldError",
+    "module_name",
+    "scaffold_product",
+)
 
 #: Where each template goes, relative to the project directory (``{module}`` substituted).
 LAYOUT: Final[dict[str, str]] = {
@@ -38,6 +43,9 @@ LAYOUT: Final[dict[str, str]] = {
 
 _WORKSPACE_TAIL = """
 [tool.uv.sources]
+venom-proto = { workspace = true }
+venom-schema = { workspace = true }
+venom-gen = { workspace = true }
 venom-mcp = { workspace = true }
 """
 _STANDALONE_TAIL = """
@@ -82,7 +90,7 @@ def _render(template: str, tool: str, *, standalone: bool) -> str:
 def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: bool) -> list[Path]:
     """Create the product ``name`` in the directory ``dest`` (created; must be empty if present).
 
-    ``standalone=False`` makes a workspace member (``venom-mcp = { workspace = true }``);
+    ``standalone=False`` makes a workspace member (its siblings as ``{ workspace = true }``);
     ``standalone=True`` a project that takes venom-mcp from the package index. Returns the
     files written, in order. Raises `ScaffoldError`, or ``OSError`` when ``dest`` is unwritable.
     """

@@ -1,0 +1,72 @@
+"""No module imports itself back: the import graph of every package is free of circles.
+
+Every executed import counts, at module level and inside functions alike (grimp's graph), so a
+lazy import does not hide a circle: `venom_gen.product` -> `daemon.app` -> `daemon.doctor_cli`
+-> `product` was one, and `manifest._builder` -> `_validate_root` -> `_bundles` -> `_builder`
+another. Imports made only for the type checker (under ``if TYPE_CHECKING:``) are left out:
+they never run, and two classes that name each other in annotations are not a circle.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
+    sys.path.insert(0, str(ROOT))
+
+from tools.workspace import members  # noqa: E402
+
+
+def circles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in edges.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_package_has_an_import_circle() -> None:
+    graph = grimp.build_graph(
+        *(m.module for m in members()), exclude_type_checking_imports=True, cache_dir=None
+    )
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    assert len(edges) > 100  # the walk saw the packages, not an empty graph
+    assert circles(edges) == []
+
+
+def test_the_check_finds_a_circle() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert circles(edges) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []

@@ -1,0 +1,126 @@
+"""One start-up boundary: the CLI's verb-call path is a few modules, and only they are written
+around start-up cost; a product at run time imports only what it runs.
+
+The verb-call path may not import ``typing`` (a few ms of every call, checked by
+packages/venom-echo/tests/test_echo_cli_imports.py), so its modules import annotation-only names
+under ``TYPE_CHECKING = False``. That idiom belongs to those modules alone: any other module,
+product code and the scaffold's templates are plain Python that imports ``typing`` freely.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = [*ROOT.glob("packages/*/src"), *ROOT.glob("examples/*/src")]
+TEMPLATES = ROOT / "packages/venom-gen/src/venom_gen/build/scaffold/templates"
+IDIOM = "TYPE_CHECKING = False"
+#: Modules of build time, and third-party packages no running product needs.
+BUILD_TIME = ("venom_gen.build", "typer", "click", "rich")
+
+_PROBE = """
+import json, sys
+from venom_echo.__main__ import main
+code = main()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def _modules_of(code: str, *argv: str) -> tuple[int, list[str]]:
+    with tempfile.TemporaryDirectory(dir="/tmp") as runtime:
+        os.chmod(runtime, 0o700)
+        env = {**os.environ, "XDG_RUNTIME_DIR": runtime}
+        env.pop("VENOM_ECHO_SOCKET", None)
+        proc = subprocess.run(
+            [sys.executable, "-c", code, *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    line = proc.stderr.rsplit("MODULES ", 1)[1]
+    return proc.returncode, json.loads(line)
+
+
+def _module_name(path: Path) -> str:
+    src = next(s for s in SOURCES if path.is_relative_to(s))
+    parts = list(path.relative_to(src).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _with_idiom() -> set[str]:
+    return {
+        _module_name(path)
+        for src in SOURCES
+        for path in src.rglob("*.py")
+        if IDIOM in path.read_text(encoding="utf-8")
+    }
+
+
+def test_only_modules_on_the_verb_call_path_use_the_type_checking_idiom() -> None:
+    code, loaded = _modules_of(_PROBE, "echo", "--text", "hi")
+    assert code == 6  # unavailable.not_running: the call went all the way to connect()
+    assert "venom_proto.sync_client" in loaded  # the probe really walked the client path
+    off_path = sorted(_with_idiom() - set(loaded))
+    assert off_path == [], f"{IDIOM} outside the verb-call path: {off_path}"
+
+
+def test_the_path_is_a_few_modules_of_the_toolkit() -> None:
+    """What a verb call loads of ours: the entry, the CLI, the client and the validators."""
+    _, loaded = _modules_of(_PROBE, "echo", "--text", "hi")
+    ours = [m for m in loaded if m.split(".")[0].startswith("venom_")]
+    assert len(ours) <= 40, ours
+    assert not [m for m in ours if m.startswith(("venom_gen.daemon", "venom_echo.handlers"))]
+
+
+def test_product_code_and_templates_are_plain_python() -> None:
+    products = [ROOT / "packages/venom-echo/src", ROOT / "examples/venom-notes/src"]
+    offenders = [
+        str(p.relative_to(ROOT))
+        for p in [*(f for d in products for f in d.rglob("*.py")), *TEMPLATES.glob("*.tmpl")]
+        if IDIOM in p.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
+
+
+_DAEMON_PROBE = """
+import json, sys, tempfile
+from venom_echo.product import PRODUCT
+from venom_gen.daemon import App
+server = App(PRODUCT, tempfile.mktemp(suffix=".sock", dir="/tmp")).server()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+_MCP_PROBE = """
+import json, sys
+from venom_echo.product import MODEL_PATH
+from venom_mcp.adapter import Tools
+from venom_proto.conventions import load_model
+Tools(load_model(MODEL_PATH))
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+"""
+
+
+def test_the_daemon_imports_nothing_of_build_time() -> None:
+    """``serve`` builds the daemon (registry, shared verbs, SKILL.md) from run-time code alone."""
+    code, loaded = _modules_of(_DAEMON_PROBE)
+    assert code == 0
+    assert "venom_echo.handlers" in loaded  # the product's daemon side, named by reference
+    assert [m for m in loaded if m.startswith(BUILD_TIME)] == []
+
+
+def test_the_mcp_adapter_imports_nothing_of_build_time() -> None:
+    """The catalog is run-time code; click comes with the MCP SDK's own imports (uvicorn)."""
+    code, loaded = _modules_of(_MCP_PROBE)
+    assert code == 0
+    assert "venom_gen.catalog" in loaded
+    assert [m for m in loaded if m.startswith(("venom_gen.build", "typer"))] == []
