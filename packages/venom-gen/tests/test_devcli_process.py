@@ -86,3 +86,17 @@ def test_closed_stdout_is_not_a_traceback(demo: Path) -> None:
     assert proc.returncode == 1
     assert b"Traceback" not in err
     assert b"Exception ignored" not in err
+
+
+def test_without_the_dev_extra_the_cli_says_how_to_get_it() -> None:
+    """A product's environment has venom-gen without typer: ``venom-gen`` explains, exit 2."""
+    code = (
+        "import sys\n"
+        "sys.modules['typer'] = None  # as if the dev extra were not installed\n"
+        "from venom_gen.build.devcli import main\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 2
+    assert "pip install 'venom-gen[dev]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
