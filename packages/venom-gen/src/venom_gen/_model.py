@@ -6,13 +6,15 @@ exit codes and example command lines. Which verbs a surface shows is `venom_sche
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from venom_gen._escape import json_compact, sh_quote
 from venom_proto import CLASS_EXIT, conventions, exit_code_for
 from venom_schema import names
-from venom_schema.model import Verb
 from venom_schema.names import cli_path, flag_name, man_name
+
+if TYPE_CHECKING:  # --help imports this module: keep its start-up small
+    from venom_schema.model import Verb
 
 __all__ = (
     "GLOBAL_FLAGS",

@@ -7,11 +7,12 @@ The output is plain text; callers escape it for their format.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from venom_gen._escape import json_compact
-from venom_schema.model import Descriptor, Field
+
+if TYPE_CHECKING:  # the CLI's --help renders with this module: keep its start-up small
+    from venom_schema.model import Descriptor, Field
 
 __all__ = (
     "FieldRow",
@@ -94,15 +95,26 @@ def render_type(desc: Descriptor, *, inline: bool = False) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
 class FieldRow:
-    """One documented field: dotted path (``[]`` marks array elements), type and annotations."""
+    """One documented field: dotted path (``[]`` marks array elements), type and annotations.
 
-    path: str
-    type: str
-    required: bool
-    default: str | None
-    summary: str
+    A plain class, not a dataclass: ``--help`` imports this module and ``dataclasses`` would
+    cost it several ms.
+    """
+
+    __slots__ = ("default", "path", "required", "summary", "type")
+
+    def __init__(
+        self, path: str, type: str, required: bool, default: str | None, summary: str
+    ) -> None:
+        self.path = path
+        self.type = type
+        self.required = required
+        self.default = default
+        self.summary = summary
+
+    def __repr__(self) -> str:
+        return f"FieldRow({self.path!r}, {self.type!r})"
 
 
 def _object_of(desc: Descriptor) -> Descriptor | None:

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from venom_gen._escape import json_compact
 from venom_gen._model import example_command
 from venom_gen._render_types import render_type
 from venom_proto import CLASS_EXIT, exit_code_for
 from venom_proto.conventions import env_var
-from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.names import cli_command, flag_name
 from venom_schema.surfaces import shown_on
 
 from ._tree import Command, CommandTree
+
+if TYPE_CHECKING:  # --help imports this module: keep its start-up small
+    from venom_schema.model import Descriptor, Field, Model, Verb
 
 __all__ = ("render_help",)
 
