@@ -35,6 +35,13 @@ SELF = Path(__file__).resolve().relative_to(ROOT)
 _FENCE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n(.*?)^\1", re.M | re.S)
 
 
+def _private(component: str) -> bool:
+    """``_name`` is private; ``__main__`` and ``__init__`` are not."""
+    return component.startswith("_") and not (
+        component.startswith("__") and component.endswith("__")
+    )
+
+
 def _owner(path: Path) -> str | None:
     parts = path.parts
     if path.suffix == ".tmpl" or len(parts) < 2 or parts[0] not in ("packages", "examples"):
@@ -67,7 +74,7 @@ def private_imports(path: Path, text: str) -> list[str]:
         {
             t
             for t in targets
-            if t.split(".")[0] != owner and any(p.startswith("_") for p in t.split(".")[1:])
+            if t.split(".")[0] != owner and any(_private(p) for p in t.split(".")[1:])
         }
     )
 
