@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
 import subprocess
 import sys
+
+import pytest
 
 
 def test_declaring_a_product_imports_nothing_it_names() -> None:
@@ -17,3 +21,14 @@ def test_declaring_a_product_imports_nothing_it_names() -> None:
         "assert PRODUCT.local_verb('mcp').__module__.startswith('venom_mcp')\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+@pytest.mark.skipif(
+    "VENOM_RELEASE_MODULES" not in os.environ,
+    reason="meaningful only with venom-echo's wheel installed alone (nox -s release-check)",
+)
+def test_installed_alone_the_product_has_no_build_time_dependencies() -> None:
+    """What venom-echo installs runs it: venom-gen comes without its dev extra (typer)."""
+    for name in ("typer", "click", "rich"):
+        assert importlib.util.find_spec(name) is None, f"{name} is installed with venom-echo"
+    assert importlib.util.find_spec("venom_gen.build") is not None  # the modules ship, unused
