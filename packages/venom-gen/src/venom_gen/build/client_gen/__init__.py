@@ -26,7 +26,7 @@ from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import TypeRegistry
 from venom_proto.conventions import env_var
 from venom_schema.canonical import digest
-from venom_schema.model import Model, Verb
+from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import verbs_on
 
 __all__ = ("GenerationError", "client_verbs", "render_client")
@@ -52,8 +52,8 @@ def _register(verb: Verb, registry: TypeRegistry, methods: NameTable) -> VerbTyp
     ]
     result = registry.annotation(verb["result"], base + "Result", f"Result of ``{wire}``.")
     item = None
-    if verb.get("streams"):
-        item_desc = verb.get("item", {"kind": "object", "fields": []})
+    if verb["streams"]:
+        item_desc: Descriptor = verb.get("item") or {"kind": "object", "fields": []}
         item = registry.annotation(item_desc, base + "Item", f"Stream item of ``{wire}``.")
     return VerbTypes(method=method, params=annotated, result=result, item=item)
 

@@ -6,17 +6,14 @@ declared default and "absent" stays distinct from an explicit ``None`` (JSON nul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from venom_gen.build.client_gen._names import arg_name
 from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import field_note
+from venom_schema.model import Field, Verb
 
 __all__ = ("VerbTypes", "render_method", "verb_types_params")
-
-Verb = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -25,7 +22,7 @@ class VerbTypes:
 
     method: str
     #: ``(wire name, keyword argument, annotation, field)`` per param, in manifest order.
-    params: list[tuple[str, str, str, Mapping[str, Any]]]
+    params: list[tuple[str, str, str, Field]]
     result: str
     item: str | None
 
@@ -91,6 +88,6 @@ def render_method(verb: Verb, types: VerbTypes, *, is_async: bool) -> list[str]:
     return lines
 
 
-def verb_types_params(verb: Verb) -> list[tuple[str, str, Mapping[str, Any]]]:
+def verb_types_params(verb: Verb) -> list[tuple[str, str, Field]]:
     """``(wire name, keyword argument, field)`` per param (the annotation comes later)."""
     return [(str(f["name"]), arg_name(str(f["name"])), f) for f in verb.get("params", [])]

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from venom_gen._escape import json_compact
 from venom_gen.build.client_gen._names import NameTable, member_camel
@@ -23,11 +22,11 @@ from venom_gen.build.client_gen._text import (
     plain,
     py_str,
 )
+from venom_schema.model import Descriptor, Field
 
 __all__ = ("TypeRegistry", "field_note")
 
-Desc = Mapping[str, Any]
-Field = Mapping[str, Any]
+Desc = Descriptor  # the short name the renderers below use
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
