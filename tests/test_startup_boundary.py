@@ -22,6 +22,8 @@ TEMPLATES = ROOT / "packages/venom-gen/src/venom_gen/build/scaffold/templates"
 IDIOM = "TYPE_CHECKING = False"
 #: Modules of build time, and third-party packages no running product needs.
 BUILD_TIME = ("venom_gen.build", "typer", "click", "rich")
+#: The Python declaration path (RFC-0004 §2): pydantic runs at build time, never on a call.
+DECLARATIONS = ("venom_schema.declare", "pydantic", "pydantic_core")
 
 _PROBE = """
 import json, sys
@@ -80,6 +82,7 @@ def test_the_path_is_a_few_modules_of_the_toolkit() -> None:
     ours = [m for m in loaded if m.split(".")[0].startswith("venom_")]
     assert len(ours) <= 40, ours
     assert not [m for m in ours if m.startswith(("venom_gen.daemon", "venom_echo.handlers"))]
+    assert [m for m in loaded if m.startswith(DECLARATIONS)] == []
 
 
 def test_product_code_and_templates_are_plain_python() -> None:
@@ -116,6 +119,7 @@ def test_the_daemon_imports_nothing_of_build_time() -> None:
     assert code == 0
     assert "venom_echo.handlers" in loaded  # the product's daemon side, named by reference
     assert [m for m in loaded if m.startswith(BUILD_TIME)] == []
+    assert [m for m in loaded if m.startswith(DECLARATIONS)] == []
 
 
 def test_the_mcp_adapter_imports_nothing_of_build_time() -> None:

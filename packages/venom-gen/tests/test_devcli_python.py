@@ -110,7 +110,11 @@ def test_all_from_python_writes_artifacts_without_cache(tmp_path: Path, module: 
         ("{m}:", 2, "expected MODULE:ATTRIBUTE"),
         ("decl_absent_module_xyz:M", 1, "cannot import 'decl_absent_module_xyz'"),
         ("{m}:MISSING", 1, "has no attribute 'MISSING'"),
-        ("{m}:NOT_A_MANIFEST", 1, "expected a venom_schema.manifest.Manifest"),
+        (
+            "{m}:NOT_A_MANIFEST",
+            1,
+            "expected a venom_schema.declare.Declaration or a venom_schema.manifest.Manifest",
+        ),
         ("{m}:broken", 1, "calling it raised RuntimeError: no manifest today"),
     ],
 )

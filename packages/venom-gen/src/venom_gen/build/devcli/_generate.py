@@ -1,4 +1,5 @@
-"""The generator commands: catalog, markdown, man, completions, skill, model and all."""
+"""The generator commands: catalog, markdown, man, completions, skill, model, client, all and
+export-zon."""
 
 from __future__ import annotations
 
@@ -20,11 +21,28 @@ from venom_gen.build.devcli._output import (
     sync,
     write_stdout,
 )
-from venom_gen.build.devcli._source import DevCliError, load, model_cache_text
+from venom_gen.build.devcli._source import (
+    DevCliError,
+    declaration_manifest,
+    load,
+    load_python,
+    model_cache_text,
+)
 from venom_schema.grants import GRANTS
 from venom_schema.model_cache import default_cache_path
+from venom_schema.zon import dump_zon
 
-__all__ = ("all_", "catalog", "completions", "man", "markdown", "model", "skill")
+__all__ = (
+    "all_",
+    "catalog",
+    "client",
+    "completions",
+    "export_zon",
+    "man",
+    "markdown",
+    "model",
+    "skill",
+)
 
 
 class ShellName(StrEnum):
@@ -168,6 +186,42 @@ def client(
     from venom_gen.build.client_gen import render_client
 
     text = render_client(load(manifest, python).model)
+    if out is None:
+        if check:
+            raise DevCliError("--check needs --out FILE", exit_code=2)
+        write_stdout(text)
+        return
+    sync({out: text}, check=check)
+
+
+def export_zon(
+    declaration: Annotated[
+        str,
+        typer.Argument(
+            metavar="MODULE:ATTRIBUTE",
+            help="A venom_schema.declare.Declaration (or a Manifest, or a callable returning one).",
+        ),
+    ],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            dir_okay=False,
+            help="Write the manifest to FILE (e.g. verbs.zon) instead of stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    check: CheckOpt = False,
+) -> None:
+    """The data-only verbs.zon of a Python declaration (validated first; reads back the same)."""
+    manifest = declaration_manifest(declaration)
+    load_python(declaration)  # refuse to write a manifest the validator would refuse
+    header = (
+        f"Exported by `venom-gen export-zon {declaration}`: edit the Python declaration,\n"
+        "not this file. The standard bundles are merged in by venom-schema."
+    )
+    text = dump_zon(manifest.to_raw(), header=header)
     if out is None:
         if check:
             raise DevCliError("--check needs --out FILE", exit_code=2)

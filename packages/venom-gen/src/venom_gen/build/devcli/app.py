@@ -127,6 +127,7 @@ app.command()(guarded(_generate.skill))
 app.command()(guarded(_generate.model))
 app.command()(guarded(_generate.client))
 app.command("all")(guarded(_generate.all_))
+app.command("export-zon")(guarded(_generate.export_zon))
 
 
 def main() -> None:
