@@ -321,8 +321,7 @@ def _descriptor(annotation: Any, metadata: list[Any], nullable: bool, where: str
     if annotation is bool:
         return Boolean(nullable=nullable)
     if annotation is int:
-        if not all(b is None or type(b) is int for b in (low, high)):
-            raise DeclarationError(f"{where}: an int's ge/le must be integers")
+        # pydantic refuses a non-integral bound on an int, but keeps ge=1.0 a float
         return Integer(min=_int(low), max=_int(high), nullable=nullable)
     if annotation is float:
         return Number(min=low, max=high, nullable=nullable)

@@ -56,10 +56,13 @@ def _scalar(value: ZonValue) -> str | None:
     if value is False:
         return "false"
     if isinstance(value, int):
-        return str(value)
+        # Past CPython's int-to-decimal limit (4300 digits), hex has none.
+        return str(value) if value.bit_length() < 14000 else hex(value)
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r}: ZON has no non-finite number literal")
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "-inf" if value < 0 else "inf"
         return repr(value)
     if isinstance(value, str):
         return _string(value)
