@@ -164,7 +164,8 @@ def soak(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def generate(session: nox.Session) -> None:
-    """Regenerate venom-echo's artifacts, model cache and the version modules (`-- --check`)."""
+    """Regenerate venom-echo's and venom-notes' artifacts, model caches and the version modules
+    (`-- --check`)."""
     sync(session, "--all-packages")
     session.run("python", "-m", "tools.versions", *session.posargs, env={"PYTHONPATH": os.getcwd()})
     session.run(
@@ -174,6 +175,16 @@ def generate(session: nox.Session) -> None:
     session.run(
         "venom-gen", "client", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/client.py", *session.posargs,
+    )  # fmt: skip
+    # venom-notes is declared in Python: its verbs.zon is exported, then generated from as usual.
+    notes = "examples/venom-notes/src/venom_notes"
+    session.run(
+        "venom-gen", "export-zon", "venom_notes.declaration:DECLARATION",
+        "--out", f"{notes}/verbs.zon", *session.posargs,
+    )  # fmt: skip
+    session.run(
+        "venom-gen", "all", f"{notes}/verbs.zon", "--out", f"{notes}/generated", "--prune",
+        *session.posargs,
     )  # fmt: skip
 
 

@@ -44,9 +44,13 @@ TUTORIAL = REPO / "docs" / "tutorial.md"
 EXAMPLE = REPO / "examples" / "venom-notes"
 #: Files the tutorial writes that must be byte for byte those of examples/venom-notes.
 SAME_AS_EXAMPLE = {
-    "notes/src/venom_notes/verbs.zon": "src/venom_notes/verbs.zon",
+    "notes/src/venom_notes/declaration.py": "src/venom_notes/declaration.py",
     "notes/src/venom_notes/store.py": "src/venom_notes/store.py",
     "notes/src/venom_notes/handlers.py": "src/venom_notes/handlers.py",
+}
+#: Files the tutorial's commands make that must be byte for byte those of examples/venom-notes.
+MADE_AS_EXAMPLE = {
+    "notes/src/venom_notes/verbs.zon": "src/venom_notes/verbs.zon",  # venom-gen export-zon
 }
 COMMAND_TIMEOUT = 90.0
 READY_TIMEOUT = 10.0
@@ -201,6 +205,9 @@ def test_the_tutorial_runs_as_written(runner: Runner) -> None:
             runner.write(step)
         else:
             runner.run(step)
+    for made, example in MADE_AS_EXAMPLE.items():
+        text = (runner.work / made).read_text(encoding="utf-8")
+        assert text == (EXAMPLE / example).read_text(encoding="utf-8"), made
 
 
 def test_tutorial_files_are_the_example_files() -> None:

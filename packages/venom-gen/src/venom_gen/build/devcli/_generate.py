@@ -28,9 +28,9 @@ from venom_gen.build.devcli._source import (
     load_python,
     model_cache_text,
 )
+from venom_gen.build.zon_export import exported_zon
 from venom_schema.grants import GRANTS
 from venom_schema.model_cache import default_cache_path
-from venom_schema.zon import dump_zon
 
 __all__ = (
     "all_",
@@ -217,11 +217,7 @@ def export_zon(
     """The data-only verbs.zon of a Python declaration (validated first; reads back the same)."""
     manifest = declaration_manifest(declaration)
     load_python(declaration)  # refuse to write a manifest the validator would refuse
-    header = (
-        f"Exported by `venom-gen export-zon {declaration}`: edit the Python declaration,\n"
-        "not this file. The standard bundles are merged in by venom-schema."
-    )
-    text = dump_zon(manifest.to_raw(), header=header)
+    text = exported_zon(manifest, declaration)
     if out is None:
         if check:
             raise DevCliError("--check needs --out FILE", exit_code=2)
