@@ -176,6 +176,10 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "client", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/client.py", *session.posargs,
     )  # fmt: skip
+    session.run(
+        "venom-gen", "handler-types", "packages/venom-echo/src/venom_echo/verbs.zon",
+        "--out", "packages/venom-echo/src/venom_echo/handler_types.py", *session.posargs,
+    )  # fmt: skip
     # venom-notes is declared in Python: its verbs.zon is exported, then generated from as usual.
     notes = "examples/venom-notes/src/venom_notes"
     session.run(
@@ -185,6 +189,10 @@ def generate(session: nox.Session) -> None:
     session.run(
         "venom-gen", "all", f"{notes}/verbs.zon", "--out", f"{notes}/generated", "--prune",
         *session.posargs,
+    )  # fmt: skip
+    session.run(
+        "venom-gen", "handler-types", f"{notes}/verbs.zon",
+        "--out", f"{notes}/handler_types.py", *session.posargs,
     )  # fmt: skip
 
 

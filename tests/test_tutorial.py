@@ -51,6 +51,7 @@ SAME_AS_EXAMPLE = {
 #: Files the tutorial's commands make that must be byte for byte those of examples/venom-notes.
 MADE_AS_EXAMPLE = {
     "notes/src/venom_notes/verbs.zon": "src/venom_notes/verbs.zon",  # venom-gen export-zon
+    "notes/src/venom_notes/handler_types.py": "src/venom_notes/handler_types.py",
 }
 COMMAND_TIMEOUT = 90.0
 READY_TIMEOUT = 10.0

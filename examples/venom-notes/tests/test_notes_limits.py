@@ -206,7 +206,7 @@ def test_note_add_on_a_full_disk_is_failed_write_and_publishes_nothing(tmp_path:
     store = _full_store(tmp_path)
     h, bus = _handlers(store)
     with pytest.raises(VenomError) as info:
-        asyncio.run(h.add(_Call(), {"text": "x" * 100_000, "tags": []}))  # type: ignore[arg-type]
+        asyncio.run(h.note_add(_Call(), {"text": "x" * 100_000, "tags": []}))  # type: ignore[arg-type]
     assert info.value.code == "failed.write"
     assert info.value.data == {"path": str(store.path), "reason": "database or disk is full"}
     assert bus.last_seq == 0
@@ -228,7 +228,7 @@ def test_a_cancelled_note_add_still_commits_and_publishes(tmp_path: Path) -> Non
     h, bus = _handlers(store)
 
     async def scenario() -> None:
-        task = asyncio.create_task(h.add(_Call(), {"text": "late"}))  # type: ignore[arg-type]
+        task = asyncio.create_task(h.note_add(_Call(), {"text": "late"}))  # type: ignore[arg-type]
         while not started.is_set():
             await asyncio.sleep(0.005)
         task.cancel()

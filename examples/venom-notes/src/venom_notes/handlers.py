@@ -18,11 +18,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
 
 from anyio import to_thread
 
 from venom_gen.daemon import App, finish
+from venom_notes.handler_types import (
+    NoteAddParams,
+    NoteAddResult,
+    NoteGetParams,
+    NoteGetResult,
+    NoteListItem,
+    NoteListParams,
+    NoteListResult,
+    NoteRemoveParams,
+    NoteRemoveResult,
+    NoteSearchParams,
+    NoteSearchResult,
+    StreamingCall,
+    bind_handlers,
+)
 from venom_notes.store import Note, NoteStore, StorageError, WriteFailed, data_path
 from venom_proto import Call, Handler, VenomError, encode_item
 
@@ -59,12 +73,12 @@ def _too_large(note: Note, size: int, max_frame: int) -> VenomError:
     )
 
 
-def _reply_size(call: Call, note: Note) -> int:
+def _reply_size(call: Call | StreamingCall[NoteListItem], note: Note) -> int:
     """The bytes of the reply carrying ``note`` (an item line; an ok line is 2 bytes shorter)."""
     return len(encode_item(call.id, note))
 
 
-def _check_fits(call: Call, note: Note) -> int:
+def _check_fits(call: Call | StreamingCall[NoteListItem], note: Note) -> int:
     """The size of ``note``'s reply, or ``failed.note_too_large`` if the frame cannot hold it."""
     size = _reply_size(call, note)
     max_frame = call.connection.max_frame
@@ -83,13 +97,14 @@ def _write_failed(store: NoteStore, exc: WriteFailed) -> VenomError:
 
 
 class NoteHandlers:
-    """The ``note.*`` verbs over one `NoteStore`. Writes publish ``note.added``/``note.removed``."""
+    """The ``note.*`` verbs over one `NoteStore`, typed by `venom_notes.handler_types` (generated
+    from the schema). Writes publish ``note.added``/``note.removed``."""
 
     def __init__(self, app: App, store: NoteStore) -> None:
         self.store = store
         self.publish = app.events.publish
 
-    async def add(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def note_add(self, call: Call, params: NoteAddParams) -> NoteAddResult:
         text, tags = params["text"], sorted(set(params.get("tags", ())))
         widest: Note = {"id": 2**53 - 1, "text": text, "tags": tags, "created": "0" * 24}
         size = len(encode_item(_WIDEST_ID, widest))
@@ -111,14 +126,16 @@ class NoteHandlers:
         note = await finish(commit_and_publish())
         return {"id": note["id"], "created": note["created"]}
 
-    async def get(self, call: Call, params: dict[str, Any]) -> Note:
+    async def note_get(self, call: Call, params: NoteGetParams) -> NoteGetResult:
         note = await to_thread.run_sync(self.store.get, params["id"])
         if note is None:
             raise _not_found(params["id"])
         _check_fits(call, note)
         return note
 
-    async def list(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def note_list(
+        self, call: StreamingCall[NoteListItem], params: NoteListParams
+    ) -> NoteListResult:
         tag, limit, after = params.get("tag"), params.get("limit"), params.get("after", 0)
         sent = 0
         while limit is None or sent < limit:
@@ -135,7 +152,7 @@ class NoteHandlers:
             after = page[-1]["id"]
         return {"count": sent}
 
-    async def remove(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def note_remove(self, call: Call, params: NoteRemoveParams) -> NoteRemoveResult:
         note_id = params["id"]
 
         async def commit_and_publish() -> bool:
@@ -151,7 +168,7 @@ class NoteHandlers:
             raise _not_found(note_id)
         return {"id": note_id}
 
-    async def search(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    async def note_search(self, call: Call, params: NoteSearchParams) -> NoteSearchResult:
         """Matches in id order, as many as ``limit`` and the frame hold; ``next`` pages on."""
         query, limit, after = params["query"], params["limit"], params.get("after", 0)
         max_frame = call.connection.max_frame
@@ -185,11 +202,4 @@ def open_store(app: App) -> NoteStore:
 
 def handlers(app: App, store: NoteStore | None = None) -> Mapping[str, Handler]:
     """Handlers by exact wire name; the registry refuses to start if one is missing or extra."""
-    h = NoteHandlers(app, store if store is not None else open_store(app))
-    return {
-        "note.add": h.add,
-        "note.get": h.get,
-        "note.list": h.list,
-        "note.remove": h.remove,
-        "note.search": h.search,
-    }
+    return bind_handlers(NoteHandlers(app, store if store is not None else open_store(app)))

@@ -6,6 +6,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping
 
+from venom_echo.handler_types import (
+    EchoExitParams,
+    EchoExitResult,
+    EchoFailParams,
+    EchoParams,
+    EchoRepeatItem,
+    EchoRepeatParams,
+    EchoRepeatResult,
+    EchoResult,
+    EchoTypesParams,
+    EchoTypesResult,
+    StreamingCall,
+    bind_handlers,
+)
 from venom_gen.daemon import App
 from venom_proto import Call, Frame, FrameContext, FrameHandler, Handler, VenomError
 from venom_schema.model import Descriptor, JsonObject
@@ -46,19 +60,23 @@ _FAILURES: dict[str, tuple[str, JsonObject]] = {
 
 
 class EchoHandlers:
-    """The product verbs. Every successful echo publishes an ``echo.echoed`` event."""
+    """The product verbs, typed by `venom_echo.handler_types` (generated from the schema, so
+    ``mypy --strict`` checks every key and result). Every successful echo publishes an
+    ``echo.echoed`` event."""
 
     def __init__(self, app: App) -> None:
         self.publish = app.events.publish
 
-    def echo(self, call: Call, params: JsonObject) -> JsonObject:
+    def echo(self, call: Call, params: EchoParams) -> EchoResult:
         text = params["text"]
         if params["style"] == "upper":
             text = text.upper()
         self.publish("echo.echoed", {"text": text})
         return {"text": text}
 
-    async def repeat(self, call: Call, params: JsonObject) -> JsonObject:
+    async def echo_repeat(
+        self, call: StreamingCall[EchoRepeatItem], params: EchoRepeatParams
+    ) -> EchoRepeatResult:
         text, count, interval = params["text"], params["count"], params["interval_ms"] / 1000
         for index in range(count):
             if interval:
@@ -67,15 +85,15 @@ class EchoHandlers:
         self.publish("echo.repeated", {"text": text, "count": count})
         return {"count": count}
 
-    def exit(self, call: Call, params: JsonObject) -> JsonObject:
+    def echo_exit(self, call: Call, params: EchoExitParams) -> EchoExitResult:
         return {"status": params["status"]}
 
-    def fail(self, call: Call, params: JsonObject) -> None:
+    def echo_fail(self, call: Call, params: EchoFailParams) -> None:
         code = params["code"]
         message, data = _FAILURES[code]
         raise VenomError(code, message, data)
 
-    def types(self, call: Call, params: JsonObject) -> JsonObject:
+    def echo_types(self, call: Call, params: EchoTypesParams) -> EchoTypesResult:
         return {
             "count": params["count"],
             "ratio": params["ratio"],
@@ -88,14 +106,7 @@ class EchoHandlers:
 
 def handlers(app: App) -> Mapping[str, Handler]:
     """Handlers by exact wire name; the registry refuses to start if one is missing or extra."""
-    h = EchoHandlers(app)
-    return {
-        "echo": h.echo,
-        "echo.repeat": h.repeat,
-        "echo.exit": h.exit,
-        "echo.fail": h.fail,
-        "echo.types": h.types,
-    }
+    return bind_handlers(EchoHandlers(app))
 
 
 def _echo_bytes(ctx: FrameContext, frame: Frame) -> None:

@@ -48,6 +48,9 @@ class TypeRegistry:
 
     def __init__(self, names: NameTable) -> None:
         self._names = names
+        #: True while rendering params as a handler receives them: the daemon has inserted
+        #: every default, so a field with one is always present (not ``NotRequired``).
+        self.received = False
         #: Rendered definitions, each a list of lines, in dependency order.
         self.blocks: list[list[str]] = []
         #: ``typing`` names the definitions use beyond the always-imported ones.
@@ -98,7 +101,8 @@ class TypeRegistry:
             part = _unique(member_camel(key), parts)
             value = self.annotation(field["type"], name + part, f"{name}.{key}: {note}")
             annotations.append(value)
-            if not field.get("required", False):
+            present = field.get("required", False) or (self.received and "default" in field)
+            if not present:
                 self.typing_names.add("NotRequired")
                 value = f"NotRequired[{value}]"
             entries.append((key, value, note))

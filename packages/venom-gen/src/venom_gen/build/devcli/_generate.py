@@ -38,6 +38,7 @@ __all__ = (
     "client",
     "completions",
     "export_zon",
+    "handler_types",
     "man",
     "markdown",
     "model",
@@ -218,6 +219,33 @@ def export_zon(
     manifest = declaration_manifest(declaration)
     load_python(declaration)  # refuse to write a manifest the validator would refuse
     text = exported_zon(manifest, declaration)
+    if out is None:
+        if check:
+            raise DevCliError("--check needs --out FILE", exit_code=2)
+        write_stdout(text)
+        return
+    sync({out: text}, check=check)
+
+
+def handler_types(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            dir_okay=False,
+            help="Write the module to FILE instead of stdout.",
+            show_default=False,
+        ),
+    ] = None,
+    check: CheckOpt = False,
+) -> None:
+    """A typed-handlers module: params as received, results, items, a Protocol, bind_handlers."""
+    from venom_gen.build.handler_types import render_handler_types
+
+    text = render_handler_types(load(manifest, python).model)
     if out is None:
         if check:
             raise DevCliError("--check needs --out FILE", exit_code=2)

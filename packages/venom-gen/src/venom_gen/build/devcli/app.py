@@ -128,6 +128,7 @@ app.command()(guarded(_generate.model))
 app.command()(guarded(_generate.client))
 app.command("all")(guarded(_generate.all_))
 app.command("export-zon")(guarded(_generate.export_zon))
+app.command("handler-types")(guarded(_generate.handler_types))
 
 
 def main() -> None:
