@@ -36,3 +36,8 @@ def test_the_documented_declaration_validates_and_exports() -> None:
     }
     exported = parse_zon(declaration.to_zon().encode(), "kv.zon")
     assert canonical_json(validate_manifest(exported)) == canonical_json(model)
+
+
+def test_the_documented_typed_handlers_bind_every_echo_verb() -> None:
+    bound = _run_blocks()["handlers"](None)
+    assert sorted(bound) == ["echo", "echo.exit", "echo.fail", "echo.repeat", "echo.types"]
