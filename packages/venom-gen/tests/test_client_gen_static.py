@@ -5,9 +5,9 @@ a usage file with correct calls type-checks, while each wrong call in another is
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -189,31 +189,16 @@ async def bad(client: VenomEchoClient, aclient: AsyncVenomEchoClient) -> None:
         pass
 """
 
-_ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
-
 
 @pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
+def mypy_errors(
+    tmp_path_factory: pytest.TempPathFactory,
+    strict_mypy: Callable[[Path, Mapping[str, str]], dict[str, list[tuple[int, str]]]],
+) -> dict[str, list[tuple[int, str]]]:
     """One strict mypy run over the generated modules and the usage files: errors per file."""
-    tmp = tmp_path_factory.mktemp("mypy")
     files = {f"{name}_client.py": render_client(model()) for name, model in MODELS.items()}
     files.update({"usage_ok.py": USAGE_OK, "usage_bad.py": USAGE_BAD})
-    for name, text in files.items():
-        (tmp / name).write_text(text, encoding="utf-8")
-    command = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary"]
-    command += ["--cache-dir", str(tmp / ".mypy_cache"), *(str(tmp / name) for name in files)]
-    # From the workspace root, so its mypy settings apply and venom_proto resolves.
-    proc = subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
-    )
-    errors: dict[str, list[tuple[int, str]]] = {name: [] for name in files}
-    for line in proc.stdout.splitlines():
-        match = _ERROR.match(line)
-        if match is not None:
-            errors[Path(match["file"]).name].append((int(match["line"]), match["code"]))
-        elif ": note:" not in line:
-            errors.setdefault("<other>", []).append((0, line))
-    return errors
+    return strict_mypy(tmp_path_factory.mktemp("mypy"), files)
 
 
 @pytest.mark.parametrize("name", [*(f"{name}_client.py" for name in sorted(MODELS)), "usage_ok.py"])

@@ -3,9 +3,7 @@ bite: a correct handler file passes ``mypy --strict``; each mistake in a wrong o
 
 from __future__ import annotations
 
-import re
-import subprocess
-import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -146,30 +144,15 @@ bind_handlers(Bad())  # arg-type
 bind_handlers(Missing())  # arg-type
 """
 
-_ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]+)\]$")
-
 
 @pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
+def mypy_errors(
+    tmp_path_factory: pytest.TempPathFactory,
+    strict_mypy: Callable[[Path, Mapping[str, str]], dict[str, list[tuple[int, str]]]],
+) -> dict[str, list[tuple[int, str]]]:
     """One strict mypy run over the two handler files: errors per file."""
-    tmp = tmp_path_factory.mktemp("mypy")
     files = {"handlers_ok.py": HANDLERS_OK, "handlers_bad.py": HANDLERS_BAD}
-    for name, text in files.items():
-        (tmp / name).write_text(text, encoding="utf-8")
-    command = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary"]
-    command += ["--cache-dir", str(tmp / ".mypy_cache"), *(str(tmp / name) for name in files)]
-    # From the workspace root, so its mypy settings apply and the products resolve.
-    proc = subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, timeout=180, check=False
-    )
-    errors: dict[str, list[tuple[int, str]]] = {name: [] for name in files}
-    for line in proc.stdout.splitlines():
-        match = _ERROR.match(line)
-        if match is not None:
-            errors[Path(match["file"]).name].append((int(match["line"]), match["code"]))
-        elif ": note:" not in line:
-            errors.setdefault("<other>", []).append((0, line))
-    return errors
+    return strict_mypy(tmp_path_factory.mktemp("mypy"), files)
 
 
 def test_correct_handlers_pass_strict_mypy(mypy_errors: dict[str, list[tuple[int, str]]]) -> None:

@@ -168,31 +168,38 @@ def all_(
     sync(files, check=check, extras=extras, prune=prune)
 
 
-def client(
-    manifest: ManifestArg = None,
-    python: PythonOpt = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            dir_okay=False,
-            help="Write the module to FILE instead of stdout.",
-            show_default=False,
-        ),
-    ] = None,
-    check: CheckOpt = False,
-) -> None:
-    """A typed Python client module (TypedDicts, sync and async classes) over venom-proto."""
-    from venom_gen.build.client_gen import render_client
+#: ``--out FILE`` of the commands that write one file (a module, a manifest).
+FileOutOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--out",
+        metavar="FILE",
+        dir_okay=False,
+        help="Write it to FILE instead of stdout.",
+        show_default=False,
+    ),
+]
 
-    text = render_client(load(manifest, python).model)
+
+def _emit_file(text: str, out: Path | None, check: bool) -> None:
     if out is None:
         if check:
             raise DevCliError("--check needs --out FILE", exit_code=2)
         write_stdout(text)
         return
     sync({out: text}, check=check)
+
+
+def client(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: FileOutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """A typed Python client module (TypedDicts, sync and async classes) over venom-proto."""
+    from venom_gen.build.client_gen import render_client
+
+    _emit_file(render_client(load(manifest, python).model), out, check)
 
 
 def export_zon(
@@ -203,52 +210,22 @@ def export_zon(
             help="A venom_schema.declare.Declaration (or a Manifest, or a callable returning one).",
         ),
     ],
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            dir_okay=False,
-            help="Write the manifest to FILE (e.g. verbs.zon) instead of stdout.",
-            show_default=False,
-        ),
-    ] = None,
+    out: FileOutOpt = None,
     check: CheckOpt = False,
 ) -> None:
     """The data-only verbs.zon of a Python declaration (validated first; reads back the same)."""
     manifest = declaration_manifest(declaration)
     load_python(declaration)  # refuse to write a manifest the validator would refuse
-    text = exported_zon(manifest, declaration)
-    if out is None:
-        if check:
-            raise DevCliError("--check needs --out FILE", exit_code=2)
-        write_stdout(text)
-        return
-    sync({out: text}, check=check)
+    _emit_file(exported_zon(manifest, declaration), out, check)
 
 
 def handler_types(
     manifest: ManifestArg = None,
     python: PythonOpt = None,
-    out: Annotated[
-        Path | None,
-        typer.Option(
-            "--out",
-            metavar="FILE",
-            dir_okay=False,
-            help="Write the module to FILE instead of stdout.",
-            show_default=False,
-        ),
-    ] = None,
+    out: FileOutOpt = None,
     check: CheckOpt = False,
 ) -> None:
     """A typed-handlers module: params as received, results, items, a Protocol, bind_handlers."""
     from venom_gen.build.handler_types import render_handler_types
 
-    text = render_handler_types(load(manifest, python).model)
-    if out is None:
-        if check:
-            raise DevCliError("--check needs --out FILE", exit_code=2)
-        write_stdout(text)
-        return
-    sync({out: text}, check=check)
+    _emit_file(render_handler_types(load(manifest, python).model), out, check)
