@@ -41,3 +41,8 @@ def test_the_documented_declaration_validates_and_exports() -> None:
 def test_the_documented_typed_handlers_bind_every_echo_verb() -> None:
     bound = _run_blocks()["handlers"](None)
     assert sorted(bound) == ["echo", "echo.exit", "echo.fail", "echo.repeat", "echo.types"]
+
+
+def test_the_documented_model_handler_takes_and_returns_models() -> None:
+    shout = _run_blocks()["SHOUT"]
+    assert shout(None, {"text": "hi"}) == {"text": "HI"}
