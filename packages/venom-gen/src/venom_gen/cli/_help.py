@@ -92,7 +92,30 @@ def _local_notes(tool: str, name: str) -> list[str]:
             f" daemon ({socket}; start it with '{tool} serve'). --max-grant G lists only the"
             " tools needing at most grant G. Diagnostics go to stderr."
         ),
+        "man": (
+            f"Prints one of {tool}'s man pages as roff (--page NAME, default {tool}); on a"
+            f" terminal it shows the page with man instead. '{tool} man install' copies every"
+            " page where man finds it."
+        ),
+        "man.install": (
+            f"Copies {tool}'s man pages into --dir DIR (default $XDG_DATA_HOME/man/man1, else"
+            " ~/.local/share/man/man1, which man searches when ~/.local/bin is on PATH); pages"
+            " that already have this content are left alone."
+        ),
     }.get(name)
+    if notes is None and name.startswith("completion."):
+        shell = name.partition(".")[2]
+        setup = {
+            "bash": f"source <({tool} completion bash)   # e.g. in ~/.bashrc",
+            "zsh": f"source <({tool} completion zsh)    # in ~/.zshrc, after compinit",
+            "fish": f"{tool} completion fish | source   # e.g. in ~/.config/fish/config.fish",
+        }[shell]
+        return [
+            f"Prints the {shell} completion script generated from {tool}'s verbs; it",
+            "completes commands, options and enum values and never runs the tool.",
+            "",
+            f"  {setup}",
+        ]
     if notes is None:
         return ["A local command: it runs in this process, not in the daemon."]
     return textwrap.wrap(notes, width=_WIDTH)
