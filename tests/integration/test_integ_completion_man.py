@@ -27,6 +27,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )  # fmt: skip
 
 
+@pytest.mark.covers("cli", "completion.bash", "completion.zsh", "completion.fish")
 @pytest.mark.parametrize(
     ("shell", "name"),
     [("bash", "venom-echo.bash"), ("zsh", "_venom-echo"), ("fish", "venom-echo.fish")],
@@ -94,6 +95,7 @@ def test_fish_sources_it(tmp_path: Path) -> None:
     assert offered == ["bash", "fish", "zsh"]
 
 
+@pytest.mark.covers("cli", "man")
 def test_man_prints_pages() -> None:
     done = run("man")
     assert done.returncode == 0, done.stderr
@@ -109,6 +111,7 @@ def test_man_prints_pages() -> None:
         assert json.loads(missing.stdout)["error"]["code"] == "not_found.page"
 
 
+@pytest.mark.covers("cli", "man.install")
 def test_man_install_where_man_finds_it(tmp_path: Path) -> None:
     """Default target ~/.local/share/man/man1; idempotent; `man -w` then finds the page."""
     env = _env(tmp_path)
