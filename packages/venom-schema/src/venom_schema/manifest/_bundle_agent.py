@@ -277,7 +277,7 @@ AGENT: Final = (
         params=[
             Field(
                 "page",
-                "The page, e.g. TOOL-config-get; default the tool's own page",
+                "The page, e.g. the tool name plus -config-get; default the tool's own page",
                 String(),
             ),
         ],
