@@ -179,6 +179,7 @@ def test_tools_list_echo_entry_matches_rfc(inspector: Path, daemon: Daemon) -> N
     # Every member the RFC lists, exactly; the rest are rfcs/0004 D-S32's title and annotations.
     assert {member: echo[member] for member in rfc} == rfc
     assert set(echo) - set(rfc) == {"title", "annotations"}
+    assert echo["annotations"] == {"title": "venom-echo echo", "readOnlyHint": True}
     assert {"echo_drepeat", "config_dget"} <= {t["name"] for t in tools}
 
 
