@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -146,3 +147,32 @@ def test_man_install_refuses_relative_and_reports_write_errors(tmp_path: Path) -
     assert error["code"] == "failed.write"
     assert set(error["data"]) == {"path", "reason"}
     assert not os.path.exists(blocker / "man1")
+
+
+@pytest.mark.skipif(shutil.which("man") is None, reason="man is not installed")
+def test_man_on_a_terminal_shows_the_formatted_page(tmp_path: Path) -> None:
+    """stdout a tty: `venom-echo man` hands the page to man, which formats it (MANPAGER=cat)."""
+    import pty
+
+    env = {**_env(tmp_path), "MANPAGER": "cat", "PAGER": "cat", "MANWIDTH": "80", "TERM": "dumb"}
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [venom_echo_command(), "man"], stdout=slave, stderr=subprocess.PIPE, env=env
+    )
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    assert proc.wait(30) == 0
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    shown = re.sub(".\x08", "", shown)  # the overstrike of bold: N^HN -> N
+    assert ".TH" not in shown  # formatted, not the roff source
+    assert "NAME" in shown
+    assert "A toy daemon for protocol conformance" in shown
