@@ -123,8 +123,8 @@ _SAMPLES = {"string": '"a"', "integer": "1", "number": "1.5", "boolean": "true",
 def _json_hint(desc: Descriptor, text: str, flag: str) -> str:
     """``takes one JSON value, an array (e.g. --tags '[1,2]'); got '1,2'``."""
     if desc.get("kind") == "array":
-        what, example = "an array", "[" + text + "]"
-        try:  # '1,2' or '"a","b"' are the items of the array the user meant
+        what, example = "an array", "[" + ",".join(text.split()) + "]"
+        try:  # '1,2', '1 2' or '"a","b"' are the items of the array the user meant
             std_loads(example.encode("utf-8"))
         except ValueError:
             items = desc.get("items")
