@@ -18,10 +18,10 @@ Error codes (all exit 2, RFC-0002 §7.2 ``invalid_params``):
   ``invalid_params.type`` of that param, see ``_values``).
 - ``invalid_params.unknown`` (data ``{"param": name}``): an option that names no param of the
   verb, the same code the daemon uses for an unknown param.
-
-Unknown commands and options name the nearest spellings ("did you mean"), computed only then.
 - ``invalid_params.type`` / ``.range`` (data ``{"param": name}``): a malformed value; see
   ``_values``. Everything else (missing, enum, declared bounds) is left to the validator.
+
+Unknown commands and options name the nearest spellings ("did you mean"), computed only then.
 """
 
 from __future__ import annotations
@@ -285,9 +285,8 @@ def _version(
 
 
 def _unknown_flag(opt: _Option, by_flag: Mapping[str, Field], node: Command) -> ArgvError:
-    hint = ""
-    if opt.name.replace("_", "-") in by_flag:
-        hint = f"; did you mean --{opt.name.replace('_', '-')}?"
+    if opt.name.replace("_", "-") in by_flag:  # --max_grant: the param's name, not its flag
+        hint = f"; did you mean '--{opt.name.replace('_', '-')}'?"
     else:
         from ._suggest import did_you_mean
 
