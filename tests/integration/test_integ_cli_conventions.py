@@ -10,8 +10,6 @@ import json
 import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -126,18 +124,6 @@ def test_local_help_describes_the_command(daemon: Daemon, command: str, words: s
     assert "Result:" not in done.stdout
     assert done.stdout.startswith(f"Usage: venom-echo {command} ")
     assert words in " ".join(done.stdout.split())
-
-
-@pytest.fixture
-def idle_daemon() -> Iterator[Daemon]:
-    """A daemon not started yet (short root under /tmp: sun_path), stopped after the test."""
-    root = Path(tempfile.mkdtemp(prefix="vi", dir="/tmp"))
-    d = Daemon(root)
-    try:
-        yield d
-    finally:
-        d.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_doctor_human_report(idle_daemon: Daemon) -> None:
