@@ -194,6 +194,14 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "handler-types", f"{notes}/verbs.zon",
         "--out", f"{notes}/handler_types.py", *session.posargs,
     )  # fmt: skip
+    # The man pages again as wheel data (share/man/man1), for `man` in a venv (rfcs/0001 §10).
+    for manifest, data in (
+        ("packages/venom-echo/src/venom_echo/verbs.zon", "packages/venom-echo/data"),
+        ("examples/venom-notes/src/venom_notes/verbs.zon", "examples/venom-notes/data"),
+    ):
+        session.run(
+            "venom-gen", "man", manifest, "--out", f"{data}/share/man/man1", *session.posargs
+        )  # fmt: skip
 
 
 @nox.session(name="bench-peers", python=PYTHON)

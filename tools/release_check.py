@@ -116,7 +116,9 @@ def _differing_files(wheel: Path, site: Path) -> list[str]:
     differ = []
     for path, digest, _size in rows:
         if digest.startswith("sha256="):
-            target = site / path
+            # A wheel's <name>.data/data/ files are installed under the environment's prefix.
+            stem, sep, rest = path.partition(".data/data/")
+            target = site.parents[2] / rest if sep and "/" not in stem else site / path
             data = target.read_bytes() if target.is_file() else b""
             actual = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
             if digest != "sha256=" + actual.decode():

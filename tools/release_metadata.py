@@ -128,7 +128,15 @@ def check_wheel(member: Member, wheel: Path) -> list[str]:
         problems += _license_problems(license_text, license_name)
         wheel_meta = Parser().parsestr(archive.read(f"{info}/WHEEL").decode())
     problems += [f"{name} is not in the wheel" for name in sorted(_source_files(member) - names)]
-    stray = [n for n in names if not n.startswith((f"{member.module}/", f"{info}/"))]
+    # Products ship their man pages as wheel data (installed under <prefix>/share/man/man1).
+    data = f"{_stem(member)}.data/data/share/man/man1/"
+    allowed = (f"{member.module}/", f"{info}/", data)
+    # (the backend also lists the data tree's directories: those on the way to it are fine)
+    stray = [
+        n
+        for n in names
+        if not n.startswith(allowed) and not (n.endswith("/") and data.startswith(n))
+    ]
     problems += [f"{name} does not belong in the wheel" for name in sorted(stray)]
     if wheel_meta.get("Root-Is-Purelib") != "true" or wheel_meta.get("Tag") != "py3-none-any":
         problems.append("not a pure py3-none-any wheel")

@@ -28,16 +28,29 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @contextlib.contextmanager
-def _running() -> Iterator[Daemon]:
+def _fresh() -> Iterator[Daemon]:
     # Short and under /tmp: the socket path must fit in sun_path (RFC-0002 §2.3).
     root = Path(tempfile.mkdtemp(prefix="vi", dir="/tmp"))
     d = Daemon(root)
     try:
-        d.start()
         yield d
     finally:
         d.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _running() -> Iterator[Daemon]:
+    with _fresh() as d:
+        d.start()
+        yield d
+
+
+@pytest.fixture
+def idle_daemon() -> Iterator[Daemon]:
+    """A daemon of the test's own, not started (the test may start it), stopped after."""
+    with _fresh() as d:
+        yield d
 
 
 @pytest.fixture(scope="session")

@@ -175,7 +175,11 @@ def test_tools_list_echo_entry_matches_rfc(inspector: Path, daemon: Daemon) -> N
     """RFC-0004 §5: another client sees the echo catalog entry exactly as the RFC gives it."""
     tools = printed_json(run_inspector(inspector, daemon, "tools/list"))["tools"]
     (echo,) = [t for t in tools if t["name"] == "echo"]
-    assert echo == json.loads(RFC_ECHO_ENTRY)
+    rfc = json.loads(RFC_ECHO_ENTRY)
+    # Every member the RFC lists, exactly; the rest are rfcs/0004 D-S36's title and annotations.
+    assert {member: echo[member] for member in rfc} == rfc
+    assert set(echo) - set(rfc) == {"title", "annotations"}
+    assert echo["annotations"] == {"title": "venom-echo echo", "readOnlyHint": True}
     assert {"echo_drepeat", "config_dget"} <= {t["name"] for t in tools}
 
 

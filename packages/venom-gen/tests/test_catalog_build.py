@@ -55,8 +55,13 @@ def _tool(catalog: list[dict[str, Any]], name: str) -> dict[str, Any]:
 def test_echo_entry_is_the_rfc_golden(echo_model: Model) -> None:
     """RFC-0004 §5: the generated echo entry equals the RFC's worked example."""
     entry = _tool(build_catalog(echo_model), "echo")
-    assert entry == RFC_ECHO_ENTRY
-    assert list(entry) == ["name", "description", "inputSchema", "outputSchema"]
+    assert {member: entry[member] for member in RFC_ECHO_ENTRY} == RFC_ECHO_ENTRY
+    # The RFC's members first and unchanged; then only the 2025-06-18 additions (D-S36).
+    assert list(entry) == [
+        "name", "description", "inputSchema", "outputSchema", "title", "annotations"
+    ]  # fmt: skip
+    assert entry["title"] == "venom-echo echo"
+    assert entry["annotations"] == {"title": "venom-echo echo", "readOnlyHint": True}
     assert list(entry["inputSchema"]["properties"]["style"]) == [
         "type",
         "enum",
@@ -191,7 +196,8 @@ def test_product_model_echo_entry_is_the_rfc_golden() -> None:
         pytest.skip("venom-echo's generated model is not present")
     model = json.loads(path.read_text("utf-8"))
     catalog = build_catalog(model)
-    assert _tool(catalog, "echo") == RFC_ECHO_ENTRY
+    echo = _tool(catalog, "echo")
+    assert {member: echo[member] for member in RFC_ECHO_ENTRY} == RFC_ECHO_ENTRY
     wires = [mcp_decode(t["name"]) for t in catalog]
     assert wires == sorted(wires)
     assert not {"hello", "cancel", "serve", "mcp"} & set(wires)

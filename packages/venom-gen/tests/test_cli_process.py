@@ -236,6 +236,7 @@ def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
     ours = [m for m in modules if m.startswith("venom_gen.") and not m.startswith(light)]
     assert ours == []
     assert "venom_gen.cli._help" not in modules  # help text is built only for --help
+    assert "venom_gen.cli._suggest" not in modules  # "did you mean" only on that error
 
 
 def test_cli_process_skips_slow_stdlib_modules(short_dir: Path, demo: Daemon) -> None:

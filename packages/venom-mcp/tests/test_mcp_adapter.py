@@ -93,7 +93,9 @@ async def test_tools_list_is_the_catalog(model: Model) -> None:
     async with raw_session(_server(model, FakeUpstream())) as peer:
         reply = await peer.request("tools/list")
     tools = {t["name"]: t for t in reply["result"]["tools"]}
-    assert tools["echo"] == RFC_ECHO_ENTRY
+    echo = tools["echo"]
+    assert {member: echo[member] for member in RFC_ECHO_ENTRY} == RFC_ECHO_ENTRY
+    assert set(echo) - set(RFC_ECHO_ENTRY) == {"title", "annotations"}
     assert sorted(tools) == ["cancels", "echo", "fail", "repeat", "set__value", "stall", "whoami"]
     assert "1024 items" in tools["repeat"]["description"]
 

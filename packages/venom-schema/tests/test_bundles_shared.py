@@ -18,12 +18,17 @@ from venom_schema.model import Model
 from venom_schema.model import Verb as ModelVerb
 
 AGENT = [
+    "completion.bash",
+    "completion.fish",
+    "completion.zsh",
     "config.check",
     "config.get",
     "config.reload",
     "config.schema",
     "config.set",
     "doctor",
+    "man",
+    "man.install",
     "mcp",
     "serve",
     "skill",
@@ -51,7 +56,9 @@ def test_dispatch_metadata() -> None:
     """RFC-0004 §7: hello/cancel are transport operations, serve/mcp local, the rest daemon."""
     verbs = by_name(model())
     assert {n for n, v in verbs.items() if v.get("dispatch") == "transport"} == {"hello", "cancel"}
-    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {"serve", "mcp"}
+    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {
+        "serve", "mcp", "completion.bash", "completion.zsh", "completion.fish", "man", "man.install"
+    }  # fmt: skip
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"
     assert verbs["ping"]["shared"] == "core"

@@ -175,6 +175,7 @@ DECLARATION.verb(
     params=IdParams,
     result=RemoveResult,
     errors=[NOT_FOUND, WRITE_FAILED],
+    destructive=True,
 )
 DECLARATION.verb(
     "note.search",

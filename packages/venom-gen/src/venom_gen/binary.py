@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
     from venom_gen.product import Product
 
-__all__ = ("product_main",)
+__all__ = ("SHELL_VERBS", "product_main")
+
+#: Local commands every binary implements from its generated files (`venom_gen._local_verbs`).
+SHELL_VERBS = ("completion.bash", "completion.zsh", "completion.fish", "man", "man.install")
 
 
 def product_main(product: Product, argv: list[str] | None = None) -> int:
@@ -37,6 +40,16 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
     def local_verb(name: str) -> Callable[[list[str]], int]:
         return lambda rest: product.local_verb(name)(product, rest)
 
+    def shell_verb(name: str) -> Callable[[list[str]], int]:
+        def run(rest: list[str]) -> int:
+            from venom_gen._local_verbs import local_commands
+
+            return local_commands(product)[name](rest)
+
+        return run
+
     local: dict[str, Callable[[list[str]], int]] = {"serve": serve, "doctor": doctor}
+    # completion.*, man, man.install: the generated files for the user's shell (rfcs/0001 §9).
+    local.update((name, shell_verb(name)) for name in SHELL_VERBS)
     local.update((name, local_verb(name)) for name in product.local)
     return main(product.model_path, argv=argv, local=local, version=product.version)

@@ -14,7 +14,7 @@ from venom_mcp._grants import allowed_grants
 from venom_proto import VenomError
 from venom_schema.model import Model, Verb
 
-__all__ = ("Validators", "VenomError", "build_catalog", "compile_verb")
+__all__ = ("Validators", "VenomError", "build_catalog", "compile_verb", "server_instructions")
 
 
 def build_catalog(model: Model, *, max_grant: str | None = None) -> list[dict[str, Any]]:
@@ -22,6 +22,13 @@ def build_catalog(model: Model, *, max_grant: str | None = None) -> list[dict[st
     from venom_gen.catalog import build_catalog as catalog
 
     return catalog(model, max_grant=allowed_grants(max_grant))
+
+
+def server_instructions(model: Model, *, max_grant: str | None = None) -> str:
+    """venom-gen's MCP server ``instructions`` for ``model`` under ``--max-grant``."""
+    from venom_gen.catalog import server_instructions as instructions
+
+    return instructions(model, max_grant=max_grant)
 
 
 class Validators(Protocol):

@@ -18,7 +18,13 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
-from venom_mcp._deps import Validators, VenomError, build_catalog, compile_verb
+from venom_mcp._deps import (
+    Validators,
+    VenomError,
+    build_catalog,
+    compile_verb,
+    server_instructions,
+)
 from venom_mcp._limits import compact_json
 from venom_mcp._lines import MAX_LINE
 from venom_proto.conventions import mcp_name
@@ -63,6 +69,9 @@ class Tools:
         }
         self._validators: dict[str, Validators] = {}
         self._listing = mt.ListToolsResult(tools=[mt.Tool.model_validate(t) for t in self.catalog])
+        #: The server's ``instructions`` (rfcs/0004 D-S36): the root summary, which tools
+        #: change state, the stream limits.
+        self.instructions: str = server_instructions(model, max_grant=max_grant)
 
     def listing(self) -> mt.ListToolsResult:
         """The ``tools/list`` result (one page: the catalog is small and fixed)."""
@@ -156,7 +165,12 @@ def build_server(tools: Tools, upstream: Upstream, *, name: str, version: str) -
             yield {}
 
     server: Server[Any] = Server(
-        name, version=version, lifespan=lifespan, on_list_tools=list_tools, on_call_tool=call_tool
+        name,
+        version=version,
+        instructions=tools.instructions,
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
     )
     # The default OpenTelemetry middleware is a no-op without an exporter; skip its per-call cost.
     server.middleware = []

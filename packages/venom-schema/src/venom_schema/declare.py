@@ -126,6 +126,7 @@ class _VerbDecl:
     errors: tuple[Error, ...]
     exit_status: str | None
     examples: tuple[Example, ...]
+    destructive: bool | None
 
 
 class Declaration:
@@ -154,6 +155,7 @@ class Declaration:
         errors: Sequence[Error] = (),
         exit_status: str | None = None,
         examples: Sequence[Example] = (),
+        destructive: bool | None = None,
     ) -> None:
         """Declare one verb by its exact wire name.
 
@@ -161,7 +163,8 @@ class Declaration:
         ``result`` the final ok's shape (``None``: JSON null); ``item`` the shape of each
         streamed item: giving one makes the verb stream (``streams`` may say so explicitly, for
         an item of JSON null). ``exit_status`` names the result field the CLI passes through as
-        its exit status (RFC-0004 §3).
+        its exit status (RFC-0004 §3). ``destructive`` is MCP's ``destructiveHint``, the
+        author's word alone, on a verb stronger than ``read`` (rfcs/0004 D-S36).
         """
         self._verbs.append(
             _VerbDecl(
@@ -175,6 +178,7 @@ class Declaration:
                 errors=tuple(errors),
                 exit_status=exit_status,
                 examples=tuple(examples),
+                destructive=destructive,
             )
         )
 
@@ -237,6 +241,7 @@ def _lower_verb(decl: _VerbDecl) -> _Verb:
         examples=[
             _Example(_example_value(ex.params), _example_value(ex.result)) for ex in decl.examples
         ],
+        destructive=decl.destructive,
     )
 
 

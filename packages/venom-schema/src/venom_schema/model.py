@@ -102,6 +102,8 @@ class Verb(TypedDict):
     result: Descriptor
     errors: list[Error]
     grant: Grant
+    #: Only when the author declared it (a write-or-stronger verb): MCP's ``destructiveHint``.
+    destructive: NotRequired[bool]
     streams: bool
     item: NotRequired[Descriptor]
     exit: Exit

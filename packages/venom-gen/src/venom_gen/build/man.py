@@ -115,6 +115,8 @@ def _options(verb: Verb) -> list[str]:
             lines += _field_lines(flatten_fields(nested["fields"], field["name"] + "."))
     for flag in GLOBAL_FLAGS:
         tag = f"\\fB{_name(flag)}\\fR" + (" \\fIpath\\fR" if flag == "--socket" else "")
+        if flag == "--help":
+            tag = "\\fB\\-h\\fR, " + tag
         lines += _tp(tag, roff_text(_GLOBAL_HELP[flag]))
     return lines
 
@@ -236,7 +238,15 @@ def _overview(model: Model, verbs: list[Verb]) -> list[str]:
     lines.append(".SH OPTIONS")
     for flag in GLOBAL_FLAGS:
         tag = f"\\fB{_name(flag)}\\fR" + (" \\fIpath\\fR" if flag == "--socket" else "")
+        if flag == "--help":
+            tag = "\\fB\\-h\\fR, " + tag
         lines += _tp(tag, roff_text(_GLOBAL_HELP[flag]))
+    lines += _tp(
+        "\\fB\\-\\-version\\fR",
+        "Before any command: print the tool's name and version and exit; with",
+        "\\fB\\-\\-json\\fR, the object",
+        roff_text('{"tool":...,"version":...,"schema":...}') + ".",
+    )
     lines.append(".SH EXIT STATUS")
     for code, cls, meaning in exit_table():
         lines += _tp(f"\\fB{code}\\fR", f"{cls}: {meaning}.")

@@ -2,22 +2,26 @@
 
 Parsing runs in two passes. The first walks the tokens once: non-option tokens select commands
 (canonical spaced tokens, or an exact dotted wire name as the first token), and every option
-except the switches ``--json``/``--help`` takes a value, inline (``--x=v``) or as the next token
-unless that token starts with ``-``. Because booleans must be written ``--x=true``, this is
+except the switches ``--json``/``--help`` (also spelt ``-h``) and, before any command, the global
+``--version`` takes a value, inline (``--x=v``) or as the next token unless that token starts
+with ``-``. Because booleans must be written ``--x=true``, this is
 decidable without knowing the verb. The second pass checks the options against the chosen verb.
 
 Error codes (all exit 2, RFC-0002 §7.2 ``invalid_params``):
 
 - ``invalid_params.usage`` (data ``{"arg": token}``, or ``{"command": path}`` when a command
-  is missing): unknown command token, a token after ``--``, a short option, a missing value, a
-  repeated option, a value given to a switch, a bare boolean or ``--flag true``, a param
-  option before the command, or a command, option name or ``--socket`` path that is not
-  valid UTF-8 (``data.arg`` then shows each such byte as ``\\xNN``; param values that are not
-  UTF-8 are ``invalid_params.type`` of that param, see ``_values``).
+  is missing): unknown command token, a token after ``--``, a short option other than ``-h``,
+  a missing value, a repeated option, a value given to a switch, a bare boolean or
+  ``--flag true``, a param option before the command, ``--version`` with a command or another
+  option, or a command, option name or ``--socket`` path that is not valid UTF-8 (``data.arg``
+  then shows each such byte as ``\\xNN``; param values that are not UTF-8 are
+  ``invalid_params.type`` of that param, see ``_values``).
 - ``invalid_params.unknown`` (data ``{"param": name}``): an option that names no param of the
   verb, the same code the daemon uses for an unknown param.
 - ``invalid_params.type`` / ``.range`` (data ``{"param": name}``): a malformed value; see
   ``_values``. Everything else (missing, enum, declared bounds) is left to the validator.
+
+Unknown commands and options name the nearest spellings ("did you mean"), computed only then.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ class ArgvError(VenomError):
 class Invocation:
     """A parsed command line: the command, its params and the client options."""
 
-    __slots__ = ("command", "help", "json", "params", "rest", "socket")
+    __slots__ = ("command", "help", "json", "params", "rest", "socket", "version")
 
     def __init__(
         self,
@@ -68,6 +72,7 @@ class Invocation:
         socket: str | None,
         help: bool,
         rest: tuple[str, ...],
+        version: bool = False,
     ) -> None:
         self.command = command
         self.params = params
@@ -76,6 +81,8 @@ class Invocation:
         self.help = help
         #: argv without the command tokens, handed to local (in-process) verbs.
         self.rest = rest
+        #: ``<tool> --version``: the global option, before any command.
+        self.version = version
 
 
 class _Option:
@@ -126,14 +133,19 @@ def _child(tree: CommandTree, node: Command, token: str) -> Command | None:
     return node.children.get(token)
 
 
-def _unknown_command(node: Command, token: str) -> ArgvError:
+def _unknown_command(tree: CommandTree, node: Command, token: str) -> ArgvError:
     if not node.children:
         where = " ".join(node.path)
         return _usage(
             f"unexpected argument {token!r}: {where} takes no arguments", {"arg": token}, node
         )
+    from ._suggest import did_you_mean
+
     where = f" for {' '.join(node.path)!r}" if node.path else ""
-    return _usage(f"unknown command {token!r}{where}", {"arg": token}, node)
+    # A dotted token is a misspelt wire name (accepted as one word at the root).
+    dotted = node is tree.root and "." in token
+    hint = did_you_mean(token, tree.by_wire if dotted else node.children, prefix="")
+    return _usage(f"unknown command {token!r}{where}{hint}", {"arg": token}, node)
 
 
 def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option], set[int]]:
@@ -158,7 +170,9 @@ def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option
                 inline=bool(eq),
                 after_command=node is not tree.root,
             )
-            if not eq and name not in _SWITCHES:
+            # Before any command --version is the global switch; after one it may be a param.
+            switch = name in _SWITCHES or (name == "version" and node is tree.root)
+            if not eq and not switch:
                 following = argv[i] if i < len(argv) else None
                 if following is not None and not following.startswith("-"):
                     opt.value = following
@@ -166,6 +180,8 @@ def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option
                 else:
                     opt.next_token = following
             options.append(opt)
+        elif token == "-h":  # the one short option: --help's conventional spelling
+            options.append(_Option(token, "help", None, inline=False, after_command=True))
         elif token.startswith("-") and token != "-":
             opt = _Option(token, token, None, inline=False, after_command=True)
             opt.short = True
@@ -173,7 +189,7 @@ def _scan(argv: Sequence[str], tree: CommandTree) -> tuple[Command, list[_Option
         else:
             child = _child(tree, node, token)
             if child is None:
-                raise _unknown_command(node, token)
+                raise _unknown_command(tree, node, token)
             node = child
             commands.add(i - 1)
     return node, options, commands
@@ -215,6 +231,8 @@ def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
     json_mode = any(o.name == "json" and not o.inline for o in options)
     if any(o.name == "help" and not o.inline for o in options):
         return Invocation(node, {}, json=json_mode, socket=None, help=True, rest=rest)
+    if any(o.name == "version" and not o.after_command for o in options):
+        return _version(node, options, json_mode, rest)
     if node.verb is None:
         raise _missing_command(node)
     by_flag = {flag_name(str(p["name"]))[2:]: p for p in node.verb["params"]}
@@ -249,10 +267,30 @@ def parse_argv(argv: Sequence[str], tree: CommandTree) -> Invocation:
     return Invocation(node, params, json=json_mode, socket=socket, help=False, rest=rest)
 
 
+def _version(
+    node: Command, options: Sequence[_Option], json_mode: bool, rest: tuple[str, ...]
+) -> Invocation:
+    """``<tool> --version [--json]``: nothing else may come with it."""
+    for opt in options:
+        if opt.name == "version" and opt.inline:
+            raise _usage("--version is a switch and takes no value", {"arg": opt.token}, node)
+        if opt.name not in ("version", "json"):
+            raise _usage(f"--version takes no other option than --json, got {opt.token}",
+                         {"arg": opt.token}, node)  # fmt: skip
+    if node.path:
+        command = " ".join(node.path)
+        message = f"--version goes alone, before any command (got {command!r})"
+        raise ArgvError(USAGE, message, {"arg": "--version"}, ())
+    return Invocation(node, {}, json=json_mode, socket=None, help=False, rest=rest, version=True)
+
+
 def _unknown_flag(opt: _Option, by_flag: Mapping[str, Field], node: Command) -> ArgvError:
-    hint = ""
-    if opt.name.replace("_", "-") in by_flag:
-        hint = f"; did you mean --{opt.name.replace('_', '-')}?"
+    if opt.name.replace("_", "-") in by_flag:  # --max_grant: the param's name, not its flag
+        hint = f"; did you mean '--{opt.name.replace('_', '-')}'?"
+    else:
+        from ._suggest import did_you_mean
+
+        hint = did_you_mean(opt.name, [*by_flag, *_SWITCHES, "socket"], prefix="--")
     param = opt.name.replace("-", "_")
     return ArgvError(
         "invalid_params.unknown", f"unknown option --{opt.name}{hint}", {"param": param}, node.path

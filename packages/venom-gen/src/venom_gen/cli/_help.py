@@ -42,16 +42,19 @@ def _spelling(command: Command) -> str:
     return " ".join(command.path)
 
 
-def _global_rows(tool: str) -> list[tuple[str, str]]:
+def _global_rows(tool: str, *, root: bool) -> list[tuple[str, str]]:
     env = env_var(tool, "SOCKET")
-    return [
+    rows = [
         ("--json", 'print JSON: the result, or {"error":...} on failure'),
         (
             "--socket PATH",
             f"daemon socket (default: ${env}, else $XDG_RUNTIME_DIR/venom/{tool}.sock)",
         ),
-        ("--help", "show this help"),
+        ("-h, --help", "show this help"),
     ]
+    if root:
+        rows.append(("--version", "print the version (with --json: tool, version, schema)"))
+    return rows
 
 
 def _option_row(field: Field) -> tuple[str, str]:
@@ -71,7 +74,59 @@ def _option_row(field: Field) -> tuple[str, str]:
     return left, f"{field['summary']} ({'; '.join(notes)})"
 
 
+def _local_notes(tool: str, name: str) -> list[str]:
+    """What a standard local command does, in prose: it has no wire name, grant or result."""
+    socket = (
+        f"--socket PATH, else ${env_var(tool, 'SOCKET')}, else $XDG_RUNTIME_DIR/venom/{tool}.sock"
+    )
+    notes = {
+        "serve": (
+            f"Starts the {tool} daemon in the foreground on its socket ({socket}) and runs"
+            " until SIGINT or SIGTERM, removing the socket on the way out. It refuses to start"
+            " while another daemon holds the socket's lock. Logs go to stderr; with --json"
+            ' a start-up failure is printed as the {"error":...} wrapper on stdout.'
+        ),
+        "mcp": (
+            f"Serves the daemon's verbs as MCP tools on stdin and stdout, for an MCP host to"
+            f" start (Claude Desktop, Claude Code, Cursor, VS Code). Calls go to the running"
+            f" daemon ({socket}; start it with '{tool} serve'). --max-grant G lists only the"
+            " tools needing at most grant G. Diagnostics go to stderr."
+        ),
+        "man": (
+            f"Prints one of {tool}'s man pages as roff (--page NAME, default {tool}); on a"
+            f" terminal it shows the page with man instead. '{tool} man install' copies every"
+            " page where man finds it."
+        ),
+        "man.install": (
+            f"Copies {tool}'s man pages into --dir DIR (default $XDG_DATA_HOME/man/man1, else"
+            " ~/.local/share/man/man1, which man searches when ~/.local/bin is on PATH); pages"
+            " that already have this content are left alone."
+        ),
+    }.get(name)
+    if notes is None and name.startswith("completion."):
+        shell = name.partition(".")[2]
+        setup = {
+            "bash": f"source <({tool} completion bash)   # e.g. in ~/.bashrc",
+            "zsh": f"source <({tool} completion zsh)    # in ~/.zshrc, after compinit",
+            "fish": f"{tool} completion fish | source   # e.g. in ~/.config/fish/config.fish",
+        }[shell]
+        return [
+            f"Prints the {shell} completion script generated from {tool}'s verbs; it",
+            "completes commands, options and enum values and never runs the tool.",
+            "",
+            f"  {setup}",
+        ]
+    if notes is None:
+        return ["A local command: it runs in this process, not in the daemon."]
+    return textwrap.wrap(notes, width=_WIDTH)
+
+
 def _verb_sections(tool: str, verb: Verb) -> list[str]:
+    if verb.get("dispatch") == "local":
+        lines = [verb["summary"], "", *_local_notes(tool, verb["name"])]
+        if verb["params"]:
+            lines += ["", "Options:", *_table(_option_row(f) for f in verb["params"])]
+        return lines + _error_lines(verb)
     lines = [verb["summary"], "", f"Wire name: {verb['name']}", f"Grant: {verb['grant']}"]
     if not shown_on(verb, "client"):
         lines.append("Runs in-process (not sent to the daemon).")
@@ -89,11 +144,7 @@ def _verb_sections(tool: str, verb: Verb) -> list[str]:
     policy = verb["exit"]
     if policy["kind"] == "result":
         lines.append(f"Exit status on success: the result's '{policy.get('field')}' field.")
-    if verb["errors"]:
-        rows = [
-            (e["code"], f"exit {exit_code_for(e['code'])}: {e['summary']}") for e in verb["errors"]
-        ]
-        lines += ["", "Errors:", *_table(rows)]
+    lines += _error_lines(verb)
     if verb["examples"]:
         lines += ["", "Examples:"]
         for ex in verb["examples"]:
@@ -101,6 +152,13 @@ def _verb_sections(tool: str, verb: Verb) -> list[str]:
             if not verb["streams"]:
                 lines.append("  " + json_compact(ex["result"]))
     return lines
+
+
+def _error_lines(verb: Verb) -> list[str]:
+    if not verb["errors"]:
+        return []
+    rows = [(e["code"], f"exit {exit_code_for(e['code'])}: {e['summary']}") for e in verb["errors"]]
+    return ["", "Errors:", *_table(rows)]
 
 
 def _command_rows(command: Command, *, skip_self: bool) -> list[tuple[str, str]]:
@@ -146,5 +204,6 @@ def render_help(model: Model, tree: CommandTree, command: Command) -> str:
             "A command's dotted wire name (e.g. config.get) is also accepted as one word.",
             f"Run '{tool} <command> --help' for its options.",
         ]
-    lines += ["", "Global options:", *_table(_global_rows(tool)), "", *_exit_lines()]
+    globals_ = _global_rows(tool, root=not command.path)
+    lines += ["", "Global options:", *_table(globals_), "", *_exit_lines()]
     return "\n".join(lines) + "\n"

@@ -62,6 +62,21 @@ def _hint(tree: CommandTree, path: tuple[str, ...]) -> str:
     return f"Try '{' '.join((tree.tool, *path, '--help'))}'."
 
 
+def _print_version(
+    model: Model, model_path: str | os.PathLike[str], version: str, out: Output
+) -> int:
+    """``<tool> --version``: ``tool version``; with ``--json`` also the schema digest."""
+    if not out.json:
+        out.text(f"{model['tool']} {version}")
+        return 0
+    from venom_proto.conventions import load_cache_info
+
+    # The digest compiled with the model (what doctor compares with hello.schema).
+    schema = load_cache_info(model_path).get("digest")
+    out.value({"tool": model["tool"], "version": version, "schema": schema})
+    return 0
+
+
 def _run(
     model_path: str | os.PathLike[str],
     argv: list[str],
@@ -86,6 +101,8 @@ def _run(
     except ArgvError as exc:
         return out.error(exc, hint=_hint(tree, exc.path))
     command = invocation.command
+    if invocation.version:
+        return _print_version(model, model_path, version, out)
     if invocation.help:
         from ._help import render_help
 

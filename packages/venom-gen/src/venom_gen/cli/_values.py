@@ -25,7 +25,7 @@ Malformed values raise ``invalid_params.type`` (``.range`` for the limits above)
 from __future__ import annotations
 
 from venom_proto import VenomError
-from venom_proto.stdjson import std_loads
+from venom_proto.stdjson import std_dumps, std_loads
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
@@ -108,11 +108,39 @@ def _number(text: str, flag: str, param: str) -> int | float:
     return value
 
 
-def _json_document(text: str, flag: str, param: str) -> Any:
+def _json_document(desc: Descriptor, text: str, flag: str, param: str) -> Any:
     try:
         return std_loads(text.encode("utf-8"))
-    except ValueError as exc:
-        raise _fail("type", flag, param, f"expected one JSON value: {exc}") from None
+    except ValueError:
+        # The decoder's "Extra data: line 1 column 2" names no fix: say what the flag takes.
+        raise _fail("type", flag, param, _json_hint(desc, text, flag)) from None
+
+
+#: A sample JSON value per item kind, for the example in a JSON flag's error.
+_SAMPLES = {"string": '"a"', "integer": "1", "number": "1.5", "boolean": "true", "null": "null"}
+
+
+def _json_hint(desc: Descriptor, text: str, flag: str) -> str:
+    """``takes one JSON value, an array (e.g. --tags '[1,2]'); got '1,2'``."""
+    if desc.get("kind") == "array":
+        what, example = "an array", "[" + ",".join(text.split()) + "]"
+        try:  # '1,2', '1 2' or '"a","b"' are the items of the array the user meant
+            std_loads(example.encode("utf-8"))
+        except ValueError:
+            items = desc.get("items")
+            kind = str(items["kind"]) if items is not None else ""
+            if kind == "string":  # 'a,b' meant ["a","b"]
+                words = (std_dumps(word).decode("utf-8") for word in text.split(","))
+                example = "[" + ",".join(words) + "]"
+            else:
+                sample = _SAMPLES.get(kind, "{}")
+                example = f"[{sample},{sample}]"
+    else:
+        fields = desc.get("fields") or []
+        what = "an object"
+        example = "{" + ",".join(f'"{f["name"]}":...' for f in fields[:2]) + "}"
+    quoted = "'" + example.replace("'", "'\\''") + "'"
+    return f"takes one JSON value, {what} (e.g. {flag} {quoted}); got {_show(text)}"
 
 
 def convert_value(desc: Descriptor, text: str, *, flag: str, param: str) -> Any:
@@ -126,7 +154,7 @@ def convert_value(desc: Descriptor, text: str, *, flag: str, param: str) -> Any:
     if kind == "string":
         return text
     if kind in ("array", "object"):
-        return _json_document(text, flag, param)
+        return _json_document(desc, text, flag, param)
     if text == "null":
         return None
     if kind == "boolean":

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from venom_gen.cli import flag_value
+from venom_gen.cli._output import printable
 from venom_proto import SyncClient, VenomError
 from venom_proto.conventions import load_cache_info, owner_auth, resolve_socket_path
 
@@ -17,7 +18,7 @@ from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
 if TYPE_CHECKING:
     from venom_gen.product import Product
 
-__all__ = ("run_doctor",)
+__all__ = ("render_report", "run_doctor")
 
 
 def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = os.environ) -> int:
@@ -46,10 +47,23 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
 
         checks += reachability_checks(tool, digest, hello)
     report = doctor_report(checks)
-    sys.stdout.write(json.dumps(report, separators=(",", ":"), ensure_ascii=False) + "\n")
-    if "--json" not in rest:
-        for check in checks:
-            if check["status"] != "ok":
-                hint = f" ({check['hint']})" if "hint" in check else ""
-                sys.stderr.write(f"{tool} doctor: {check['name']}: {check['message']}{hint}\n")
+    if "--json" in rest:
+        sys.stdout.write(json.dumps(report, separators=(",", ":"), ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(render_report(tool, report))
     return int(report["exit"])
+
+
+def render_report(tool: str, report: Mapping[str, Any]) -> str:
+    """The human rendering (RFC-0004 §1 lets a tool supply one): a line per check, then the
+    overall status; each line is ``status  name  message``, and ``; hint: ...`` when there is
+    one."""
+    checks = report["checks"]
+    width = max((len(check["name"]) for check in checks), default=0)
+    lines = []
+    for check in checks:
+        hint = f"; hint: {check['hint']}" if check.get("hint") else ""
+        line = f"{check['status']:<4}  {check['name']:<{width}}  {check['message']}{hint}"
+        lines.append(printable(line))
+    lines.append(f"{tool} doctor: {report['status']}")
+    return "\n".join(lines) + "\n"

@@ -226,6 +226,8 @@ class Verb:
     #: Standard bundles only (validated with ``bundle=True``).
     shared: str | None = None
     dispatch: str | None = None
+    #: MCP's destructiveHint, declared by the author (a write-or-stronger verb only).
+    destructive: bool | None = None
 
     def to_raw(self) -> dict[str, ZonValue]:
         raw: dict[str, ZonValue] = {"name": self.name, "summary": self.summary}
@@ -235,6 +237,8 @@ class Verb:
         if self.errors:
             raw["errors"] = [e.to_raw() for e in self.errors]
         raw["grant"] = ZonEnum(self.grant)
+        if self.destructive is not None:
+            raw["destructive"] = self.destructive
         if self.streams:
             raw["streams"] = True
         if self.item is not None:

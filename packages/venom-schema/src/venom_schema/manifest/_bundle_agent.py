@@ -1,6 +1,7 @@
 """The agent-contract bundle (RFC-0004 §7) as designed in ``rfcs/0001-shared-verbs.md``.
 
-``serve`` and ``mcp`` are local bootstrap verbs; the rest are ordinary daemon verbs.
+``serve`` and ``mcp`` are local bootstrap verbs, ``completion.*``, ``man`` and ``man.install``
+local commands for the user's shell; the rest are ordinary daemon verbs.
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ _FAILED_WRITE = Error(
             Field("reason", "The operating system error", String(), required=True),
         ]
     ),
+)
+_NOT_GENERATED = Error(
+    "failed.not_generated",
+    "The product was built without this generated file (run venom-gen all)",
+    Object([Field("path", "Where the file was looked for", String(), required=True)]),
 )
 _KEY_VALUE = Object(
     [
@@ -251,5 +257,78 @@ AGENT: Final = (
         ),
         grant="read",
         shared="agent",
+    ),
+    # Local commands for the user's shell and man (rfcs/0001 §9, §10; i16b).
+    *(
+        Verb(
+            name=f"completion.{shell}",
+            summary=f"Print the {shell} completion script",
+            result=Object([Field("content", "The script", String(), required=True)]),
+            errors=[_NOT_GENERATED],
+            grant="none",
+            shared="agent",
+            dispatch="local",
+        )
+        for shell in ("bash", "zsh", "fish")
+    ),
+    Verb(
+        name="man",
+        summary="Print a man page (roff); on a terminal, show it with man",
+        params=[
+            Field(
+                "page",
+                "The page, e.g. the tool name plus -config-get; default the tool's own page",
+                String(),
+            ),
+        ],
+        result=Object(
+            [
+                Field("page", "The page's file name", String(), required=True),
+                Field("content", "The page as roff source", String(), required=True),
+            ]
+        ),
+        errors=[
+            Error(
+                "not_found.page",
+                "No man page of that name",
+                Object([Field("page", "The page asked for", String(), required=True)]),
+            ),
+            _NOT_GENERATED,
+        ],
+        grant="none",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
+        name="man.install",
+        summary="Install the man pages where man finds them",
+        params=[
+            Field(
+                "dir",
+                "Absolute target directory; default $XDG_DATA_HOME/man/man1, else"
+                " ~/.local/share/man/man1",
+                String(),
+            ),
+        ],
+        result=Object(
+            [
+                Field("dir", "The directory the pages are in", String(), required=True),
+                Field("pages", "How many pages there are", Integer(min=0), required=True),
+                Field(
+                    "written",
+                    "How many were new or changed (the rest already had this content)",
+                    Integer(min=0),
+                    required=True,
+                ),
+            ]
+        ),
+        errors=[
+            Error("invalid_params.relative_path", "dir is not an absolute path"),
+            _NOT_GENERATED,
+            _FAILED_WRITE,
+        ],
+        grant="files",
+        shared="agent",
+        dispatch="local",
     ),
 )

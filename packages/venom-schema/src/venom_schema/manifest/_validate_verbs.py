@@ -31,12 +31,15 @@ VERB_MEMBERS: Final = (
     "result",
     "errors",
     "grant",
+    "destructive",
     "streams",
     "item",
     "exit",
     "examples",
 )
 BUNDLE_MEMBERS: Final = ("shared", "dispatch")
+#: Grants every caller holds (rfcs/0005 §2): a verb needing one of them changes nothing.
+READ_ONLY: Final = ("none", "read")
 _SHARED: Final = ("core", "agent", "events")
 _DISPATCH: Final = ("transport", "local")
 
@@ -74,6 +77,8 @@ def validate_verb(
     verb["errors"] = validate_errors(record.get("errors", ZON_EMPTY), f"{path}.errors", problems)
     if "grant" in record:
         verb["grant"] = enum_choice(record["grant"], GRANTS, f"{path}.grant", problems)
+    if "destructive" in record:
+        _validate_destructive(record["destructive"], verb.get("grant"), path, problems, verb)
     streams = False
     if "streams" in record:
         streams = bool(expect_bool(record["streams"], f"{path}.streams", problems))
@@ -102,6 +107,23 @@ def validate_verb(
                 verb[member] = enum_choice(record[member], choices, f"{path}.{member}", problems)
     check_verb_names(verb.get("name"), _raw_param_names(record), path, problems)
     return cast("Verb", verb) if len(problems) == before else None
+
+
+def _validate_destructive(
+    raw: ZonValue, grant: str | None, path: str, problems: Problems, verb: dict[str, Any]
+) -> None:
+    # An MCP host reads destructiveHint only beside readOnlyHint false (rfcs/0004 D-S36): on a
+    # none/read verb, which the catalog marks read-only, the member would contradict it.
+    value = expect_bool(raw, f"{path}.destructive", problems)
+    if value is None:
+        return
+    if grant in READ_ONLY:
+        problems.add(
+            f"{path}.destructive",
+            f"only allowed on a verb that changes state (grant {grant!r} is read-only)",
+        )
+        return
+    verb["destructive"] = bool(value)
 
 
 def _raw_param_names(record: dict[str, ZonValue]) -> list[str]:

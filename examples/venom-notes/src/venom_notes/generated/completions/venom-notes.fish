@@ -1,77 +1,101 @@
 # fish completion for venom-notes (generated from the verb schema; do not edit)
 function __venom_notes_child
     switch "$argv[1] $argv[2]"
-        case '0 config'
+        case '0 completion'
             echo 1
-        case '0 config.check'
+        case '0 completion.bash'
             echo 3
-        case '0 config.get'
+        case '0 completion.fish'
             echo 5
-        case '0 config.reload'
+        case '0 completion.zsh'
             echo 7
-        case '0 config.schema'
-            echo 9
-        case '0 config.set'
-            echo 11
-        case '0 doctor'
-            echo 12
-        case '0 events'
-            echo 13
-        case '0 mcp'
-            echo 14
-        case '0 note'
-            echo 15
-        case '0 note.add'
-            echo 17
-        case '0 note.get'
-            echo 19
-        case '0 note.list'
-            echo 21
-        case '0 note.remove'
-            echo 23
-        case '0 note.search'
-            echo 25
-        case '0 ping'
-            echo 26
-        case '0 serve'
-            echo 27
-        case '0 skill'
-            echo 28
-        case '0 skill.install'
-            echo 30
-        case '1 check'
-            echo 2
-        case '1 get'
-            echo 4
-        case '1 reload'
-            echo 6
-        case '1 schema'
+        case '0 config'
             echo 8
-        case '1 set'
+        case '0 config.check'
             echo 10
-        case '15 add'
+        case '0 config.get'
+            echo 12
+        case '0 config.reload'
+            echo 14
+        case '0 config.schema'
             echo 16
-        case '15 get'
+        case '0 config.set'
             echo 18
-        case '15 list'
+        case '0 doctor'
+            echo 19
+        case '0 events'
             echo 20
-        case '15 remove'
-            echo 22
-        case '15 search'
+        case '0 man'
+            echo 21
+        case '0 man.install'
+            echo 23
+        case '0 mcp'
             echo 24
-        case '28 install'
+        case '0 note'
+            echo 25
+        case '0 note.add'
+            echo 27
+        case '0 note.get'
             echo 29
+        case '0 note.list'
+            echo 31
+        case '0 note.remove'
+            echo 33
+        case '0 note.search'
+            echo 35
+        case '0 ping'
+            echo 36
+        case '0 serve'
+            echo 37
+        case '0 skill'
+            echo 38
+        case '0 skill.install'
+            echo 40
+        case '1 bash'
+            echo 2
+        case '1 fish'
+            echo 4
+        case '1 zsh'
+            echo 6
+        case '8 check'
+            echo 9
+        case '8 get'
+            echo 11
+        case '8 reload'
+            echo 13
+        case '8 schema'
+            echo 15
+        case '8 set'
+            echo 17
+        case '21 install'
+            echo 22
+        case '25 add'
+            echo 26
+        case '25 get'
+            echo 28
+        case '25 list'
+            echo 30
+        case '25 remove'
+            echo 32
+        case '25 search'
+            echo 34
+        case '38 install'
+            echo 39
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
         case 1
+            printf '%s\n' 'bash' 'fish' 'zsh'
+        case 8
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 15
+        case 21
+            printf '%s\n' 'install'
+        case 25
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 28
+        case 38
             printf '%s\n' 'install'
     end
 end
@@ -86,9 +110,9 @@ function __venom_notes_flags
         case 3
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 4
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 5
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 6
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 7
@@ -98,58 +122,78 @@ function __venom_notes_flags
         case 9
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 10
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 11
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 12
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 11
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 12
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 35
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 36
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 37
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 38
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 39
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 40
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_notes_choices
     switch "$argv[1] $argv[2]"
-        case '13 --follow'
+        case '20 --follow'
             printf '%s\n' 'true' 'false'
-        case '14 --max-grant'
+        case '24 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '29 --force'
+        case '39 --force'
             printf '%s\n' 'true' 'false'
-        case '30 --force'
+        case '40 --force'
             printf '%s\n' 'true' 'false'
     end
 end

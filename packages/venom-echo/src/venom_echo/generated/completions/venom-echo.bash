@@ -1,43 +1,55 @@
 # bash completion for venom-echo (generated from the verb schema; do not edit)
 _venom_echo_child() {
   case "$1 $2" in
-    ('0 config') REPLY=1 ;;
-    ('0 config.check') REPLY=3 ;;
-    ('0 config.get') REPLY=5 ;;
-    ('0 config.reload') REPLY=7 ;;
-    ('0 config.schema') REPLY=9 ;;
-    ('0 config.set') REPLY=11 ;;
-    ('0 doctor') REPLY=12 ;;
-    ('0 echo') REPLY=13 ;;
-    ('0 echo.exit') REPLY=15 ;;
-    ('0 echo.fail') REPLY=17 ;;
-    ('0 echo.repeat') REPLY=19 ;;
-    ('0 echo.types') REPLY=21 ;;
-    ('0 events') REPLY=22 ;;
-    ('0 mcp') REPLY=23 ;;
-    ('0 ping') REPLY=24 ;;
-    ('0 serve') REPLY=25 ;;
-    ('0 skill') REPLY=26 ;;
-    ('0 skill.install') REPLY=28 ;;
-    ('1 check') REPLY=2 ;;
-    ('1 get') REPLY=4 ;;
-    ('1 reload') REPLY=6 ;;
-    ('1 schema') REPLY=8 ;;
-    ('1 set') REPLY=10 ;;
-    ('13 exit') REPLY=14 ;;
-    ('13 fail') REPLY=16 ;;
-    ('13 repeat') REPLY=18 ;;
-    ('13 types') REPLY=20 ;;
-    ('26 install') REPLY=27 ;;
+    ('0 completion') REPLY=1 ;;
+    ('0 completion.bash') REPLY=3 ;;
+    ('0 completion.fish') REPLY=5 ;;
+    ('0 completion.zsh') REPLY=7 ;;
+    ('0 config') REPLY=8 ;;
+    ('0 config.check') REPLY=10 ;;
+    ('0 config.get') REPLY=12 ;;
+    ('0 config.reload') REPLY=14 ;;
+    ('0 config.schema') REPLY=16 ;;
+    ('0 config.set') REPLY=18 ;;
+    ('0 doctor') REPLY=19 ;;
+    ('0 echo') REPLY=20 ;;
+    ('0 echo.exit') REPLY=22 ;;
+    ('0 echo.fail') REPLY=24 ;;
+    ('0 echo.repeat') REPLY=26 ;;
+    ('0 echo.types') REPLY=28 ;;
+    ('0 events') REPLY=29 ;;
+    ('0 man') REPLY=30 ;;
+    ('0 man.install') REPLY=32 ;;
+    ('0 mcp') REPLY=33 ;;
+    ('0 ping') REPLY=34 ;;
+    ('0 serve') REPLY=35 ;;
+    ('0 skill') REPLY=36 ;;
+    ('0 skill.install') REPLY=38 ;;
+    ('1 bash') REPLY=2 ;;
+    ('1 fish') REPLY=4 ;;
+    ('1 zsh') REPLY=6 ;;
+    ('8 check') REPLY=9 ;;
+    ('8 get') REPLY=11 ;;
+    ('8 reload') REPLY=13 ;;
+    ('8 schema') REPLY=15 ;;
+    ('8 set') REPLY=17 ;;
+    ('20 exit') REPLY=21 ;;
+    ('20 fail') REPLY=23 ;;
+    ('20 repeat') REPLY=25 ;;
+    ('20 types') REPLY=27 ;;
+    ('30 install') REPLY=31 ;;
+    ('36 install') REPLY=37 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
-    (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (13) reply=('exit' 'fail' 'repeat' 'types') ;;
-    (26) reply=('install') ;;
+    (0) reply=('completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (1) reply=('bash' 'fish' 'zsh') ;;
+    (8) reply=('check' 'get' 'reload' 'schema' 'set') ;;
+    (20) reply=('exit' 'fail' 'repeat' 'types') ;;
+    (30) reply=('install') ;;
+    (36) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -47,47 +59,57 @@ _venom_echo_flags() {
     (1) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (2) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (3) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (4) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (5) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (4) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (5) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (6) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (7) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (8) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (9) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (10) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (11) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (12) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (13) reply=('value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (14) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (15) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (16) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (17) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (18) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (19) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (21) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (22) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (23) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (25) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (28) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (10) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (11) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (12) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (13) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (14) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (15) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (16) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (17) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (18) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (19) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (21) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (22) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (23) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (25) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (28) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('value:--page' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (36) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (37) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (38) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
 _venom_echo_choices() {
   case "$1 $2" in
-    ('13 --style') reply=('plain' 'upper') ;;
-    ('16 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
-    ('17 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
-    ('20 --flag') reply=(true false) ;;
-    ('20 --mode') reply=('fast' 'safe') ;;
-    ('21 --flag') reply=(true false) ;;
-    ('21 --mode') reply=('fast' 'safe') ;;
-    ('22 --follow') reply=(true false) ;;
-    ('23 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('27 --force') reply=(true false) ;;
-    ('28 --force') reply=(true false) ;;
+    ('20 --style') reply=('plain' 'upper') ;;
+    ('23 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
+    ('24 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
+    ('27 --flag') reply=(true false) ;;
+    ('27 --mode') reply=('fast' 'safe') ;;
+    ('28 --flag') reply=(true false) ;;
+    ('28 --mode') reply=('fast' 'safe') ;;
+    ('29 --follow') reply=(true false) ;;
+    ('33 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('37 --force') reply=(true false) ;;
+    ('38 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -1,73 +1,97 @@
 # fish completion for venom-echo (generated from the verb schema; do not edit)
 function __venom_echo_child
     switch "$argv[1] $argv[2]"
-        case '0 config'
+        case '0 completion'
             echo 1
-        case '0 config.check'
+        case '0 completion.bash'
             echo 3
-        case '0 config.get'
+        case '0 completion.fish'
             echo 5
-        case '0 config.reload'
+        case '0 completion.zsh'
             echo 7
-        case '0 config.schema'
-            echo 9
-        case '0 config.set'
-            echo 11
-        case '0 doctor'
-            echo 12
-        case '0 echo'
-            echo 13
-        case '0 echo.exit'
-            echo 15
-        case '0 echo.fail'
-            echo 17
-        case '0 echo.repeat'
-            echo 19
-        case '0 echo.types'
-            echo 21
-        case '0 events'
-            echo 22
-        case '0 mcp'
-            echo 23
-        case '0 ping'
-            echo 24
-        case '0 serve'
-            echo 25
-        case '0 skill'
-            echo 26
-        case '0 skill.install'
-            echo 28
-        case '1 check'
-            echo 2
-        case '1 get'
-            echo 4
-        case '1 reload'
-            echo 6
-        case '1 schema'
+        case '0 config'
             echo 8
-        case '1 set'
+        case '0 config.check'
             echo 10
-        case '13 exit'
+        case '0 config.get'
+            echo 12
+        case '0 config.reload'
             echo 14
-        case '13 fail'
+        case '0 config.schema'
             echo 16
-        case '13 repeat'
+        case '0 config.set'
             echo 18
-        case '13 types'
+        case '0 doctor'
+            echo 19
+        case '0 echo'
             echo 20
-        case '26 install'
+        case '0 echo.exit'
+            echo 22
+        case '0 echo.fail'
+            echo 24
+        case '0 echo.repeat'
+            echo 26
+        case '0 echo.types'
+            echo 28
+        case '0 events'
+            echo 29
+        case '0 man'
+            echo 30
+        case '0 man.install'
+            echo 32
+        case '0 mcp'
+            echo 33
+        case '0 ping'
+            echo 34
+        case '0 serve'
+            echo 35
+        case '0 skill'
+            echo 36
+        case '0 skill.install'
+            echo 38
+        case '1 bash'
+            echo 2
+        case '1 fish'
+            echo 4
+        case '1 zsh'
+            echo 6
+        case '8 check'
+            echo 9
+        case '8 get'
+            echo 11
+        case '8 reload'
+            echo 13
+        case '8 schema'
+            echo 15
+        case '8 set'
+            echo 17
+        case '20 exit'
+            echo 21
+        case '20 fail'
+            echo 23
+        case '20 repeat'
+            echo 25
+        case '20 types'
             echo 27
+        case '30 install'
+            echo 31
+        case '36 install'
+            echo 37
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
         case 1
+            printf '%s\n' 'bash' 'fish' 'zsh'
+        case 8
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 13
+        case 20
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
-        case 26
+        case 30
+            printf '%s\n' 'install'
+        case 36
             printf '%s\n' 'install'
     end
 end
@@ -82,9 +106,9 @@ function __venom_echo_flags
         case 3
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 4
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 5
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 6
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 7
@@ -94,68 +118,88 @@ function __venom_echo_flags
         case 9
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 10
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 11
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 12
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
-            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
-            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
-            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
-            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
-            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
+            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 29
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 30
+            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 35
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 36
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 37
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 38
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_echo_choices
     switch "$argv[1] $argv[2]"
-        case '13 --style'
+        case '20 --style'
             printf '%s\n' 'plain' 'upper'
-        case '16 --code'
+        case '23 --code'
             printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
-        case '17 --code'
+        case '24 --code'
             printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
-        case '20 --flag'
+        case '27 --flag'
             printf '%s\n' 'true' 'false'
-        case '20 --mode'
+        case '27 --mode'
             printf '%s\n' 'fast' 'safe'
-        case '21 --flag'
+        case '28 --flag'
             printf '%s\n' 'true' 'false'
-        case '21 --mode'
+        case '28 --mode'
             printf '%s\n' 'fast' 'safe'
-        case '22 --follow'
+        case '29 --follow'
             printf '%s\n' 'true' 'false'
-        case '23 --max-grant'
+        case '33 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '27 --force'
+        case '37 --force'
             printf '%s\n' 'true' 'false'
-        case '28 --force'
+        case '38 --force'
             printf '%s\n' 'true' 'false'
     end
 end

@@ -9,6 +9,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from venom_gen.catalog import HOST_NAME_MAX_BYTES, long_tool_names
 from venom_schema.manifest import Manifest, ManifestError, load_manifest
 from venom_schema.model import Model
 from venom_schema.model_cache import compile_model, default_cache_path
@@ -55,9 +56,22 @@ def load(manifest: Path | None, python: str | None) -> Loaded:
             "give either a MANIFEST file or --python MODULE:ATTRIBUTE (exactly one)", exit_code=2
         )
     if python is not None:
-        return Loaded(load_python(python), python, None)
-    assert manifest is not None
-    return Loaded(load_manifest(manifest), os.fspath(manifest), manifest)
+        loaded = Loaded(load_python(python), python, None)
+    else:
+        assert manifest is not None
+        loaded = Loaded(load_manifest(manifest), os.fspath(manifest), manifest)
+    warn_long_tool_names(loaded.model)
+    return loaded
+
+
+def warn_long_tool_names(model: Model) -> None:
+    """A stderr warning per MCP tool name over 64 bytes (valid, but common hosts refuse it)."""
+    for wire, name, size in long_tool_names(model):
+        print(
+            f"venom-gen: warning: verb {wire!r}: MCP tool name {name!r} is {size} bytes; common"
+            f" MCP hosts refuse names over {HOST_NAME_MAX_BYTES} bytes (RFC-0004's limit is 128)",
+            file=sys.stderr,
+        )
 
 
 def _resolve(spec: str) -> object:

@@ -29,6 +29,7 @@ __all__ = (
     "main",
     "new",
     "normalize",
+    "root",
     "zon",
 )
 
@@ -37,9 +38,48 @@ app = typer.Typer(
     help="Validate a Venom verb manifest and generate its artifacts.",
     add_completion=False,
     no_args_is_help=True,
+    invoke_without_command=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("venom-gen")
+    except PackageNotFoundError:  # run from a source tree that is not installed
+        return "0.0.0"
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool, typer.Option("--version", help="Print venom-gen's version and exit.")
+    ] = False,
+    json_: Annotated[
+        bool, typer.Option("--json", help='With --version: {"tool":...,"version":...}.')
+    ] = False,
+) -> None:
+    """Validate a Venom verb manifest and generate its artifacts."""
+    if version:
+        if ctx.invoked_subcommand is not None:
+            got = ctx.invoked_subcommand
+            say(f"venom-gen: --version goes alone, before any command (got {got!r})")
+            raise typer.Exit(2)
+        if json_:
+            typer.echo(
+                json.dumps({"tool": "venom-gen", "version": _version()}, separators=(",", ":"))
+            )
+        else:
+            typer.echo(f"venom-gen {_version()}")
+        raise typer.Exit(0)
+    if ctx.invoked_subcommand is None:
+        say(ctx.get_help())
+        raise typer.Exit(2)
 
 
 @app.command()

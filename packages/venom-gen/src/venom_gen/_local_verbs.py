@@ -1,0 +1,183 @@
+"""The local commands every product binary has for the user's shell: ``completion <shell>``,
+``man`` and ``man install`` (rfcs/0001 §9, §10).
+
+They serve the product's committed generated files (``generated/completions/``,
+``generated/man/`` beside the model), so what they print is exactly what the generators wrote
+and the build-time renderers stay out of the run time. Imported only when one of them runs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from venom_gen.cli import flag_value
+from venom_gen.cli._output import Output
+from venom_proto import VenomError
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from venom_gen.product import Product
+
+__all__ = ("COMPLETION_FILES", "default_man_dir", "local_commands")
+
+#: The generated completion script of each shell, under ``generated/completions/``.
+COMPLETION_FILES: dict[str, str] = {"bash": "{tool}.bash", "zsh": "_{tool}", "fish": "{tool}.fish"}
+
+
+def _generated(product: Product) -> Path:
+    return Path(product.model_path).parent / "generated"
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text("utf-8")
+    except FileNotFoundError:
+        raise VenomError(
+            "failed.not_generated",
+            f"no generated file at {path}: the product was built without it (run venom-gen all)",
+            {"path": str(path)},
+        ) from None
+
+
+def _output(product: Product, rest: list[str]) -> Output:
+    return Output(product.tool, json="--json" in rest, stdout=sys.stdout.buffer, stderr=sys.stderr)
+
+
+def completion(product: Product, shell: str, rest: list[str]) -> int:
+    """``<tool> completion <shell>``: the generated script (``{"content"}`` with --json)."""
+    out = _output(product, rest)
+    path = _generated(product) / "completions" / COMPLETION_FILES[shell].format(tool=product.tool)
+    try:
+        content = _read(path)
+    except VenomError as exc:
+        return out.error(exc)
+    if out.json:
+        out.value({"content": content})
+    else:
+        out.text(content)
+    return 0
+
+
+def _pages(product: Product) -> Path:
+    pages = _generated(product) / "man"
+    if not (pages / f"{product.tool}.1").is_file():
+        raise VenomError(
+            "failed.not_generated",
+            f"no generated man pages in {pages} (run venom-gen all)",
+            {"path": str(pages)},
+        )
+    return pages
+
+
+def man(product: Product, rest: list[str]) -> int:
+    """``<tool> man [--page NAME]``: the page's roff source; on a terminal, shown by ``man``."""
+    out = _output(product, rest)
+    asked = flag_value(rest, "--page") or product.tool
+    name = asked if asked.endswith(".1") else asked + ".1"
+    try:
+        pages = _pages(product)
+        path = pages / name
+        if os.sep in name or name.startswith(".") or not path.is_file():
+            known = sorted(p.stem for p in pages.glob("*.1"))
+            raise VenomError(
+                "not_found.page",
+                f"no man page {asked!r}; pages: {', '.join(known)}",
+                {"page": asked},
+            )
+        content = _read(path)
+    except VenomError as exc:
+        return out.error(exc)
+    if out.json:
+        out.value({"page": name, "content": content})
+        return 0
+    viewer = shutil.which("man")
+    if viewer is not None and sys.stdout.isatty():
+        return subprocess.call([viewer, "-l", str(path)])
+    out.text(content)
+    return 0
+
+
+def default_man_dir(environ: Mapping[str, str]) -> Path:
+    """``$XDG_DATA_HOME/man/man1``, else ``~/.local/share/man/man1`` (man-db searches it)."""
+    data_home = environ.get("XDG_DATA_HOME", "")
+    if data_home and os.path.isabs(data_home):
+        return Path(data_home) / "man" / "man1"
+    return (
+        Path(environ.get("HOME") or os.path.expanduser("~")) / ".local" / "share" / "man" / "man1"
+    )
+
+
+def _install(pages: Path, target: Path) -> tuple[int, int]:
+    sources = sorted(pages.glob("*.1"))
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _write_error(target, exc) from None
+    written = 0
+    for source in sources:
+        destination = target / source.name
+        data = source.read_bytes()
+        try:
+            unchanged = destination.is_file() and not destination.is_symlink()
+            if unchanged and destination.read_bytes() == data:
+                continue
+            scratch = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
+            scratch.write_bytes(data)
+            os.replace(scratch, destination)  # never a half-written page, never through a link
+        except OSError as exc:
+            raise _write_error(destination, exc) from None
+        written += 1
+    return len(sources), written
+
+
+def _write_error(path: Path, exc: OSError) -> VenomError:
+    reason = exc.strerror or str(exc)
+    return VenomError(
+        "failed.write", f"cannot write {path}: {reason}", {"path": str(path), "reason": reason}
+    )
+
+
+def man_install(product: Product, rest: list[str], environ: Mapping[str, str]) -> int:
+    """``<tool> man install [--dir DIR]``: copy every page into DIR (default: see above)."""
+    out = _output(product, rest)
+    given = flag_value(rest, "--dir")
+    try:
+        if given is not None and not os.path.isabs(given):
+            raise VenomError(
+                "invalid_params.relative_path",
+                f"--dir {given!r} is not an absolute path",
+                {"param": "dir"},
+            )
+        target = Path(given) if given is not None else default_man_dir(environ)
+        count, written = _install(_pages(product), target)
+    except VenomError as exc:
+        return out.error(exc)
+    if out.json:
+        out.value({"dir": str(target), "pages": count, "written": written})
+        return 0
+    out.text(f"{product.tool}: {count} man pages in {target} ({written} written)")
+    if target.name == "man1":
+        out.note(f"'man {product.tool}' finds them once {target.parent} is on man's search path.")
+    else:
+        out.note(f"man looks in man1/ directories: install into {target / 'man1'} for 'man'.")
+    return 0
+
+
+def local_commands(product: Product) -> dict[str, Callable[[list[str]], int]]:
+    """The wire name -> runner table that `product_main` adds to every binary."""
+
+    def shell(name: str) -> Callable[[list[str]], int]:
+        return lambda rest: completion(product, name, rest)
+
+    commands: dict[str, Callable[[list[str]], int]] = {
+        f"completion.{name}": shell(name) for name in COMPLETION_FILES
+    }
+    commands["man"] = lambda rest: man(product, rest)
+    commands["man.install"] = lambda rest: man_install(product, rest, os.environ)
+    return commands
