@@ -14,6 +14,7 @@ import anyio
 
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
+from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.grants import (
     OwnerToken,
     grants_for_connection,
@@ -97,11 +98,13 @@ class App:
 
 def _setup_logging(tool: str) -> None:
     level = os.environ.get(env_var(tool, "LOG"), "info").upper()
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=getattr(logging, level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    if journal_stream_matches(os.environ, sys.stderr.fileno()):
+        # The journal stamps each line itself and reads the priority from the `<N>` prefix.
+        handler.setFormatter(JournalFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
 
 
 def serve(
