@@ -26,6 +26,7 @@ AGENT = [
     "doctor",
     "mcp",
     "serve",
+    "shutdown",
     "skill",
     "skill.install",
 ]

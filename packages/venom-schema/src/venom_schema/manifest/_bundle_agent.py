@@ -98,6 +98,22 @@ AGENT: Final = (
         dispatch="local",
     ),
     Verb(
+        name="shutdown",
+        summary="Stop the daemon cleanly, as SIGTERM does",
+        result=Object(
+            [
+                Field(
+                    "pid",
+                    "The daemon's process id; it exits once its shutdown sequence ends",
+                    Integer(min=1),
+                    required=True,
+                ),
+            ]
+        ),
+        grant="admin",
+        shared="agent",
+    ),
+    Verb(
         name="skill",
         summary="Print the generated SKILL.md",
         result=Object([Field("content", "The complete SKILL.md text", String(), required=True)]),

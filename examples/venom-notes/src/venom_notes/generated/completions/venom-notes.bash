@@ -18,8 +18,9 @@ _venom_notes_child() {
     ('0 note.search') REPLY=25 ;;
     ('0 ping') REPLY=26 ;;
     ('0 serve') REPLY=27 ;;
-    ('0 skill') REPLY=28 ;;
-    ('0 skill.install') REPLY=30 ;;
+    ('0 shutdown') REPLY=28 ;;
+    ('0 skill') REPLY=29 ;;
+    ('0 skill.install') REPLY=31 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -30,16 +31,16 @@ _venom_notes_child() {
     ('15 list') REPLY=20 ;;
     ('15 remove') REPLY=22 ;;
     ('15 search') REPLY=24 ;;
-    ('28 install') REPLY=29 ;;
+    ('29 install') REPLY=30 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (15) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (28) reply=('install') ;;
+    (29) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -74,8 +75,9 @@ _venom_notes_flags() {
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -83,8 +85,8 @@ _venom_notes_choices() {
   case "$1 $2" in
     ('13 --follow') reply=(true false) ;;
     ('14 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('29 --force') reply=(true false) ;;
     ('30 --force') reply=(true false) ;;
+    ('31 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

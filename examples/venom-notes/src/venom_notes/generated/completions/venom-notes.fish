@@ -35,10 +35,12 @@ function __venom_notes_child
             echo 26
         case '0 serve'
             echo 27
-        case '0 skill'
+        case '0 shutdown'
             echo 28
+        case '0 skill'
+            echo 29
         case '0 skill.install'
-            echo 30
+            echo 31
         case '1 check'
             echo 2
         case '1 get'
@@ -59,19 +61,19 @@ function __venom_notes_child
             echo 22
         case '15 search'
             echo 24
-        case '28 install'
-            echo 29
+        case '29 install'
+            echo 30
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 15
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 28
+        case 29
             printf '%s\n' 'install'
     end
 end
@@ -136,8 +138,10 @@ function __venom_notes_flags
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -147,9 +151,9 @@ function __venom_notes_choices
             printf '%s\n' 'true' 'false'
         case '14 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '29 --force'
-            printf '%s\n' 'true' 'false'
         case '30 --force'
+            printf '%s\n' 'true' 'false'
+        case '31 --force'
             printf '%s\n' 'true' 'false'
     end
 end
