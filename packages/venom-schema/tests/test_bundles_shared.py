@@ -25,6 +25,7 @@ AGENT = [
     "config.set",
     "doctor",
     "mcp",
+    "mcp.config",
     "serve",
     "shutdown",
     "skill",
@@ -52,7 +53,11 @@ def test_dispatch_metadata() -> None:
     """RFC-0004 §7: hello/cancel are transport operations, serve/mcp local, the rest daemon."""
     verbs = by_name(model())
     assert {n for n, v in verbs.items() if v.get("dispatch") == "transport"} == {"hello", "cancel"}
-    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {"serve", "mcp"}
+    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {
+        "serve",
+        "mcp",
+        "mcp.config",
+    }
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"
     assert verbs["ping"]["shared"] == "core"

@@ -98,6 +98,57 @@ AGENT: Final = (
         dispatch="local",
     ),
     Verb(
+        name="mcp.config",
+        summary="Print the MCP host configuration entry for this tool, or merge it into a file",
+        params=[
+            Field(
+                "format",
+                "mcpServers (Claude Desktop, Claude Code's .mcp.json, Cursor) or vscode"
+                " (VS Code's servers)",
+                String(choices=["mcpServers", "vscode"]),
+                default="mcpServers",
+            ),
+            Field(
+                "max_grant",
+                "The --max-grant the host starts the adapter with",
+                String(choices=list(GRANTS)),
+            ),
+            Field("name", "The server's name in the configuration; default the tool", String()),
+            Field(
+                "write",
+                "Merge the entry into this JSON file, keeping every other entry",
+                String(),
+            ),
+        ],
+        result=Object(
+            [
+                Field(
+                    "config",
+                    "The configuration document with this one server, as JSON text",
+                    String(),
+                    required=True,
+                ),
+                Field("path", "The file written, with --write", String()),
+            ]
+        ),
+        errors=[
+            Error(
+                "invalid_params.config_file",
+                "The file to merge into is not a JSON object with an object of servers",
+                Object(
+                    [
+                        Field("path", "The file", String(), required=True),
+                        Field("reason", "What is wrong with it", String(), required=True),
+                    ]
+                ),
+            ),
+            _FAILED_WRITE,
+        ],
+        grant="files",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
         name="shutdown",
         summary="Stop the daemon cleanly, as SIGTERM does",
         result=Object(

@@ -10,37 +10,40 @@ _venom_notes_child() {
     ('0 doctor') REPLY=12 ;;
     ('0 events') REPLY=13 ;;
     ('0 mcp') REPLY=14 ;;
-    ('0 note') REPLY=15 ;;
-    ('0 note.add') REPLY=17 ;;
-    ('0 note.get') REPLY=19 ;;
-    ('0 note.list') REPLY=21 ;;
-    ('0 note.remove') REPLY=23 ;;
-    ('0 note.search') REPLY=25 ;;
-    ('0 ping') REPLY=26 ;;
-    ('0 serve') REPLY=27 ;;
-    ('0 shutdown') REPLY=28 ;;
-    ('0 skill') REPLY=29 ;;
-    ('0 skill.install') REPLY=31 ;;
+    ('0 mcp.config') REPLY=16 ;;
+    ('0 note') REPLY=17 ;;
+    ('0 note.add') REPLY=19 ;;
+    ('0 note.get') REPLY=21 ;;
+    ('0 note.list') REPLY=23 ;;
+    ('0 note.remove') REPLY=25 ;;
+    ('0 note.search') REPLY=27 ;;
+    ('0 ping') REPLY=28 ;;
+    ('0 serve') REPLY=29 ;;
+    ('0 shutdown') REPLY=30 ;;
+    ('0 skill') REPLY=31 ;;
+    ('0 skill.install') REPLY=33 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
     ('1 schema') REPLY=8 ;;
     ('1 set') REPLY=10 ;;
-    ('15 add') REPLY=16 ;;
-    ('15 get') REPLY=18 ;;
-    ('15 list') REPLY=20 ;;
-    ('15 remove') REPLY=22 ;;
-    ('15 search') REPLY=24 ;;
-    ('29 install') REPLY=30 ;;
+    ('14 config') REPLY=15 ;;
+    ('17 add') REPLY=18 ;;
+    ('17 get') REPLY=20 ;;
+    ('17 list') REPLY=22 ;;
+    ('17 remove') REPLY=24 ;;
+    ('17 search') REPLY=26 ;;
+    ('31 install') REPLY=32 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (15) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (29) reply=('install') ;;
+    (14) reply=('config') ;;
+    (17) reply=('add' 'get' 'list' 'remove' 'search') ;;
+    (31) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -61,23 +64,25 @@ _venom_notes_flags() {
     (12) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (13) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (14) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (15) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (16) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (17) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (18) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (19) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (21) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (22) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (23) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (25) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (15) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (16) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (17) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (18) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (19) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (21) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (22) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (23) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (25) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -85,8 +90,12 @@ _venom_notes_choices() {
   case "$1 $2" in
     ('13 --follow') reply=(true false) ;;
     ('14 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('30 --force') reply=(true false) ;;
-    ('31 --force') reply=(true false) ;;
+    ('15 --format') reply=('mcpServers' 'vscode') ;;
+    ('15 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('16 --format') reply=('mcpServers' 'vscode') ;;
+    ('16 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('32 --force') reply=(true false) ;;
+    ('33 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -19,28 +19,30 @@ function __venom_notes_child
             echo 13
         case '0 mcp'
             echo 14
+        case '0 mcp.config'
+            echo 16
         case '0 note'
-            echo 15
-        case '0 note.add'
             echo 17
-        case '0 note.get'
+        case '0 note.add'
             echo 19
-        case '0 note.list'
+        case '0 note.get'
             echo 21
-        case '0 note.remove'
+        case '0 note.list'
             echo 23
-        case '0 note.search'
+        case '0 note.remove'
             echo 25
-        case '0 ping'
-            echo 26
-        case '0 serve'
+        case '0 note.search'
             echo 27
-        case '0 shutdown'
+        case '0 ping'
             echo 28
-        case '0 skill'
+        case '0 serve'
             echo 29
-        case '0 skill.install'
+        case '0 shutdown'
+            echo 30
+        case '0 skill'
             echo 31
+        case '0 skill.install'
+            echo 33
         case '1 check'
             echo 2
         case '1 get'
@@ -51,29 +53,33 @@ function __venom_notes_child
             echo 8
         case '1 set'
             echo 10
-        case '15 add'
-            echo 16
-        case '15 get'
+        case '14 config'
+            echo 15
+        case '17 add'
             echo 18
-        case '15 list'
+        case '17 get'
             echo 20
-        case '15 remove'
+        case '17 list'
             echo 22
-        case '15 search'
+        case '17 remove'
             echo 24
-        case '29 install'
-            echo 30
+        case '17 search'
+            echo 26
+        case '31 install'
+            echo 32
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 15
+        case 14
+            printf '%s\n' 'config'
+        case 17
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 29
+        case 31
             printf '%s\n' 'install'
     end
 end
@@ -110,38 +116,42 @@ function __venom_notes_flags
         case 14
             printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -151,9 +161,17 @@ function __venom_notes_choices
             printf '%s\n' 'true' 'false'
         case '14 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '30 --force'
+        case '15 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '15 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '16 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '16 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '32 --force'
             printf '%s\n' 'true' 'false'
-        case '31 --force'
+        case '33 --force'
             printf '%s\n' 'true' 'false'
     end
 end

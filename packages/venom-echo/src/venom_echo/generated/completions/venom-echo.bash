@@ -15,11 +15,12 @@ _venom_echo_child() {
     ('0 echo.types') REPLY=21 ;;
     ('0 events') REPLY=22 ;;
     ('0 mcp') REPLY=23 ;;
-    ('0 ping') REPLY=24 ;;
-    ('0 serve') REPLY=25 ;;
-    ('0 shutdown') REPLY=26 ;;
-    ('0 skill') REPLY=27 ;;
-    ('0 skill.install') REPLY=29 ;;
+    ('0 mcp.config') REPLY=25 ;;
+    ('0 ping') REPLY=26 ;;
+    ('0 serve') REPLY=27 ;;
+    ('0 shutdown') REPLY=28 ;;
+    ('0 skill') REPLY=29 ;;
+    ('0 skill.install') REPLY=31 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -29,16 +30,18 @@ _venom_echo_child() {
     ('13 fail') REPLY=16 ;;
     ('13 repeat') REPLY=18 ;;
     ('13 types') REPLY=20 ;;
-    ('27 install') REPLY=28 ;;
+    ('23 config') REPLY=24 ;;
+    ('29 install') REPLY=30 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (13) reply=('exit' 'fail' 'repeat' 'types') ;;
-    (27) reply=('install') ;;
+    (23) reply=('config') ;;
+    (29) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -68,12 +71,14 @@ _venom_echo_flags() {
     (21) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (22) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (23) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (25) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (25) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (28) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -88,8 +93,12 @@ _venom_echo_choices() {
     ('21 --mode') reply=('fast' 'safe') ;;
     ('22 --follow') reply=(true false) ;;
     ('23 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('28 --force') reply=(true false) ;;
-    ('29 --force') reply=(true false) ;;
+    ('24 --format') reply=('mcpServers' 'vscode') ;;
+    ('24 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('25 --format') reply=('mcpServers' 'vscode') ;;
+    ('25 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('30 --force') reply=(true false) ;;
+    ('31 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

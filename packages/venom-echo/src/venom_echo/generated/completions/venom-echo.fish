@@ -29,16 +29,18 @@ function __venom_echo_child
             echo 22
         case '0 mcp'
             echo 23
-        case '0 ping'
-            echo 24
-        case '0 serve'
+        case '0 mcp.config'
             echo 25
-        case '0 shutdown'
+        case '0 ping'
             echo 26
-        case '0 skill'
+        case '0 serve'
             echo 27
-        case '0 skill.install'
+        case '0 shutdown'
+            echo 28
+        case '0 skill'
             echo 29
+        case '0 skill.install'
+            echo 31
         case '1 check'
             echo 2
         case '1 get'
@@ -57,19 +59,23 @@ function __venom_echo_child
             echo 18
         case '13 types'
             echo 20
-        case '27 install'
-            echo 28
+        case '23 config'
+            echo 24
+        case '29 install'
+            echo 30
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 13
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
-        case 27
+        case 23
+            printf '%s\n' 'config'
+        case 29
             printf '%s\n' 'install'
     end
 end
@@ -124,16 +130,20 @@ function __venom_echo_flags
         case 23
             printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 30
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -157,9 +167,17 @@ function __venom_echo_choices
             printf '%s\n' 'true' 'false'
         case '23 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '28 --force'
+        case '24 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '24 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '25 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '25 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '30 --force'
             printf '%s\n' 'true' 'false'
-        case '29 --force'
+        case '31 --force'
             printf '%s\n' 'true' 'false'
     end
 end
