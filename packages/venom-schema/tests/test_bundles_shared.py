@@ -27,6 +27,7 @@ AGENT = [
     "mcp",
     "mcp.config",
     "serve",
+    "service.install",
     "shutdown",
     "skill",
     "skill.install",
@@ -57,6 +58,7 @@ def test_dispatch_metadata() -> None:
         "serve",
         "mcp",
         "mcp.config",
+        "service.install",
     }
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"

@@ -39,6 +39,11 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run_mcp_config(product, rest, os.environ)
 
+    def service_install(rest: list[str]) -> int:
+        from venom_gen.service_install import run_service_install
+
+        return run_service_install(product, rest, os.environ)
+
     def local_verb(name: str) -> Callable[[list[str]], int]:
         return lambda rest: product.local_verb(name)(product, rest)
 
@@ -46,6 +51,7 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
         "serve": serve,
         "doctor": doctor,
         "mcp.config": mcp_config,
+        "service.install": service_install,
     }
     local.update((name, local_verb(name)) for name in product.local)
     return main(product.model_path, argv=argv, local=local, version=product.version)

@@ -23,7 +23,7 @@ from venom_proto.conventions import env_var, load_model, resolve_socket_path
 if TYPE_CHECKING:
     from venom_gen.product import Product
 
-__all__ = ("KEYS", "host_entry", "merge_entry", "run_mcp_config")
+__all__ = ("KEYS", "host_entry", "merge_entry", "run_mcp_config", "self_command")
 
 #: The top-level key each format keeps its servers under.
 KEYS: Mapping[str, str] = {"mcpServers": "mcpServers", "vscode": "servers"}
@@ -31,8 +31,10 @@ KEYS: Mapping[str, str] = {"mcpServers": "mcpServers", "vscode": "servers"}
 _MAX_FILE = 4 * 1024 * 1024
 
 
-def _command(tool: str, argv0: str) -> list[str]:
-    """The absolute command that runs this very binary: its script, or ``python -m``."""
+def self_command(tool: str, argv0: str | None = None) -> list[str]:
+    """The absolute command that runs this very binary (``argv0``, default ``sys.argv[0]``):
+    its script, or the interpreter with ``-m`` and the main module."""
+    argv0 = sys.argv[0] if argv0 is None else argv0
     if os.path.basename(argv0) == tool and os.access(argv0, os.X_OK):
         return [os.path.abspath(argv0)]
     main = sys.modules.get("__main__")
@@ -51,7 +53,7 @@ def host_entry(
 ) -> dict[str, Any]:
     """One server entry: ``command``, ``args`` (``mcp`` and ``--max-grant``), and ``env``
     pinning ``<TOOL>_SOCKET``; VS Code's form adds ``"type": "stdio"``."""
-    command, *prefix = _command(tool, sys.argv[0] if argv0 is None else argv0)
+    command, *prefix = self_command(tool, argv0)
     args = [*prefix, "mcp"]
     if max_grant is not None:
         args += ["--max-grant", max_grant]

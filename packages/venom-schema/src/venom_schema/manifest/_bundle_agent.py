@@ -149,6 +149,48 @@ AGENT: Final = (
         dispatch="local",
     ),
     Verb(
+        name="service.install",
+        summary="Install the systemd user units (or launchd agent) that start the daemon",
+        params=[
+            Field(
+                "manager",
+                "systemd or launchd; default launchd on macOS, else systemd",
+                String(choices=["systemd", "launchd"]),
+            ),
+            Field(
+                "dir",
+                "Absolute target directory; default ~/.config/systemd/user or"
+                " ~/Library/LaunchAgents",
+                String(),
+            ),
+            Field("force", "Replace different existing files", Boolean(), default=False),
+        ],
+        result=Object(
+            [
+                Field("paths", "The files, absolute", Array(String()), required=True),
+                Field(
+                    "written",
+                    "False when every file already had this content",
+                    Boolean(),
+                    required=True,
+                ),
+                Field("next", "The command that starts it", String(), required=True),
+            ]
+        ),
+        errors=[
+            Error("invalid_params.relative_path", "dir is not an absolute path"),
+            Error(
+                "conflict.service_exists",
+                "A different file is there and force is false",
+                Object([Field("path", "The existing file", String(), required=True)]),
+            ),
+            _FAILED_WRITE,
+        ],
+        grant="files",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
         name="shutdown",
         summary="Stop the daemon cleanly, as SIGTERM does",
         result=Object(

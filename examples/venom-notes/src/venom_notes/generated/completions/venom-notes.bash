@@ -19,9 +19,11 @@ _venom_notes_child() {
     ('0 note.search') REPLY=27 ;;
     ('0 ping') REPLY=28 ;;
     ('0 serve') REPLY=29 ;;
-    ('0 shutdown') REPLY=30 ;;
-    ('0 skill') REPLY=31 ;;
-    ('0 skill.install') REPLY=33 ;;
+    ('0 service') REPLY=30 ;;
+    ('0 service.install') REPLY=32 ;;
+    ('0 shutdown') REPLY=33 ;;
+    ('0 skill') REPLY=34 ;;
+    ('0 skill.install') REPLY=36 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -33,17 +35,19 @@ _venom_notes_child() {
     ('17 list') REPLY=22 ;;
     ('17 remove') REPLY=24 ;;
     ('17 search') REPLY=26 ;;
-    ('31 install') REPLY=32 ;;
+    ('30 install') REPLY=31 ;;
+    ('34 install') REPLY=35 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (14) reply=('config') ;;
     (17) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (31) reply=('install') ;;
+    (30) reply=('install') ;;
+    (34) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -80,9 +84,12 @@ _venom_notes_flags() {
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (30) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (31) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (32) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (33) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (36) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -94,8 +101,12 @@ _venom_notes_choices() {
     ('15 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('16 --format') reply=('mcpServers' 'vscode') ;;
     ('16 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('31 --manager') reply=('systemd' 'launchd') ;;
+    ('31 --force') reply=(true false) ;;
+    ('32 --manager') reply=('systemd' 'launchd') ;;
     ('32 --force') reply=(true false) ;;
-    ('33 --force') reply=(true false) ;;
+    ('35 --force') reply=(true false) ;;
+    ('36 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -37,12 +37,16 @@ function __venom_notes_child
             echo 28
         case '0 serve'
             echo 29
-        case '0 shutdown'
+        case '0 service'
             echo 30
-        case '0 skill'
-            echo 31
-        case '0 skill.install'
+        case '0 service.install'
+            echo 32
+        case '0 shutdown'
             echo 33
+        case '0 skill'
+            echo 34
+        case '0 skill.install'
+            echo 36
         case '1 check'
             echo 2
         case '1 get'
@@ -65,21 +69,25 @@ function __venom_notes_child
             echo 24
         case '17 search'
             echo 26
-        case '31 install'
-            echo 32
+        case '30 install'
+            echo 31
+        case '34 install'
+            echo 35
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 14
             printf '%s\n' 'config'
         case 17
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 31
+        case 30
+            printf '%s\n' 'install'
+        case 34
             printf '%s\n' 'install'
     end
 end
@@ -148,10 +156,16 @@ function __venom_notes_flags
         case 30
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 32
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 33
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 35
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 36
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -169,9 +183,17 @@ function __venom_notes_choices
             printf '%s\n' 'mcpServers' 'vscode'
         case '16 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '31 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '31 --force'
+            printf '%s\n' 'true' 'false'
+        case '32 --manager'
+            printf '%s\n' 'systemd' 'launchd'
         case '32 --force'
             printf '%s\n' 'true' 'false'
-        case '33 --force'
+        case '35 --force'
+            printf '%s\n' 'true' 'false'
+        case '36 --force'
             printf '%s\n' 'true' 'false'
     end
 end

@@ -18,9 +18,11 @@ _venom_echo_child() {
     ('0 mcp.config') REPLY=25 ;;
     ('0 ping') REPLY=26 ;;
     ('0 serve') REPLY=27 ;;
-    ('0 shutdown') REPLY=28 ;;
-    ('0 skill') REPLY=29 ;;
-    ('0 skill.install') REPLY=31 ;;
+    ('0 service') REPLY=28 ;;
+    ('0 service.install') REPLY=30 ;;
+    ('0 shutdown') REPLY=31 ;;
+    ('0 skill') REPLY=32 ;;
+    ('0 skill.install') REPLY=34 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -31,17 +33,19 @@ _venom_echo_child() {
     ('13 repeat') REPLY=18 ;;
     ('13 types') REPLY=20 ;;
     ('23 config') REPLY=24 ;;
-    ('29 install') REPLY=30 ;;
+    ('28 install') REPLY=29 ;;
+    ('32 install') REPLY=33 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'shutdown' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (13) reply=('exit' 'fail' 'repeat' 'types') ;;
     (23) reply=('config') ;;
-    (29) reply=('install') ;;
+    (28) reply=('install') ;;
+    (32) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -76,9 +80,12 @@ _venom_echo_flags() {
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -97,8 +104,12 @@ _venom_echo_choices() {
     ('24 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('25 --format') reply=('mcpServers' 'vscode') ;;
     ('25 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('29 --manager') reply=('systemd' 'launchd') ;;
+    ('29 --force') reply=(true false) ;;
+    ('30 --manager') reply=('systemd' 'launchd') ;;
     ('30 --force') reply=(true false) ;;
-    ('31 --force') reply=(true false) ;;
+    ('33 --force') reply=(true false) ;;
+    ('34 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -35,12 +35,16 @@ function __venom_echo_child
             echo 26
         case '0 serve'
             echo 27
-        case '0 shutdown'
+        case '0 service'
             echo 28
-        case '0 skill'
-            echo 29
-        case '0 skill.install'
+        case '0 service.install'
+            echo 30
+        case '0 shutdown'
             echo 31
+        case '0 skill'
+            echo 32
+        case '0 skill.install'
+            echo 34
         case '1 check'
             echo 2
         case '1 get'
@@ -61,21 +65,25 @@ function __venom_echo_child
             echo 20
         case '23 config'
             echo 24
-        case '29 install'
-            echo 30
+        case '28 install'
+            echo 29
+        case '32 install'
+            echo 33
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'shutdown' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 13
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
         case 23
             printf '%s\n' 'config'
-        case 29
+        case 28
+            printf '%s\n' 'install'
+        case 32
             printf '%s\n' 'install'
     end
 end
@@ -140,10 +148,16 @@ function __venom_echo_flags
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -175,9 +189,17 @@ function __venom_echo_choices
             printf '%s\n' 'mcpServers' 'vscode'
         case '25 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '29 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '29 --force'
+            printf '%s\n' 'true' 'false'
+        case '30 --manager'
+            printf '%s\n' 'systemd' 'launchd'
         case '30 --force'
             printf '%s\n' 'true' 'false'
-        case '31 --force'
+        case '33 --force'
+            printf '%s\n' 'true' 'false'
+        case '34 --force'
             printf '%s\n' 'true' 'false'
     end
 end
