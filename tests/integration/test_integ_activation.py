@@ -18,8 +18,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from integration_kit import TIMEOUT, TOOL, venom_echo_command
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 
 ACTIVATE = shutil.which("systemd-socket-activate")
 pytestmark = pytest.mark.skipif(ACTIVATE is None, reason="systemd-socket-activate not installed")
@@ -225,3 +228,31 @@ def test_without_the_journal_log_lines_keep_their_timestamps() -> None:
         line = next(x for x in daemon.log().splitlines() if "listening on" in x)
         assert line[:4].isdigit(), line
         assert " INFO venom-echo: " in line, line
+
+
+@pytest.mark.covers("cli", "shutdown")
+def test_an_owner_only_first_call_starts_the_daemon_and_succeeds() -> None:
+    """The token is written by the daemon this very call starts: the CLI finds it after hello
+    and calls as the owner (rfcs/0001 §9 (i16a))."""
+    with activated() as daemon:
+        os.chmod(daemon.socket, 0o600)
+        assert not Path(daemon.socket).with_suffix(".token").exists()
+        done = daemon.cli("shutdown")
+        assert done.returncode == 0, (done.stderr, daemon.log())
+        assert daemon.wait() == 0
+
+
+async def _mcp_first_call(params: StdioServerParameters) -> Any:
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return await session.call_tool("shutdown", {})
+
+
+@pytest.mark.covers("mcp", "shutdown")
+def test_an_mcp_first_call_that_starts_the_daemon_holds_the_owners_grants() -> None:
+    with activated() as daemon:
+        os.chmod(daemon.socket, 0o600)
+        params = StdioServerParameters(command=venom_echo_command(), args=["mcp"], env=daemon.env)
+        result = anyio.run(_mcp_first_call, params)
+        assert not result.is_error, (result.content, daemon.log())
+        assert daemon.wait() == 0

@@ -154,14 +154,30 @@ def call_daemon(
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
+    auth = owner_auth(socket_path)
     client = connect(
         socket_path,
         client_name=out.tool,
         client_version=client_version,
         caps=("cancel",),
-        auth=owner_auth(socket_path),
+        auth=auth,
         connect_timeout=connect_timeout,
     )
+    if auth is None and verb["grant"] not in ("none", "read"):
+        # No token when we looked, one now that hello is answered: this connection started
+        # the daemon (socket activation), which wrote it before serving us. Say hello again
+        # as the owner rather than fail a call the owner may make (rfcs/0001 §9 (i16a)).
+        late = owner_auth(socket_path)
+        if late is not None:
+            client.close()
+            client = connect(
+                socket_path,
+                client_name=out.tool,
+                client_version=client_version,
+                caps=("cancel",),
+                auth=late,
+                connect_timeout=connect_timeout,
+            )
     try:
         return _exchange(client, out, verb, compiled, params)
     finally:
