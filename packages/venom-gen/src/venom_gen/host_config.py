@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from venom_gen.cli import build_tree, parse_argv
+from venom_gen._local_verbs import parsed, print_json, refuse
 from venom_proto import VenomError
-from venom_proto.conventions import env_var, load_model, resolve_socket_path
+from venom_proto.conventions import env_var, resolve_socket_path
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
@@ -124,9 +124,7 @@ def run_mcp_config(
 ) -> int:
     """``<tool> mcp.config [--format F] [--max-grant G] [--name N] [--write FILE]``."""
     tool = product.tool
-    tree = build_tree(load_model(product.model_path))
-    # The CLI checked these arguments against the model already; parse them the same way.
-    invocation = parse_argv([*tree.by_wire["mcp.config"].path, *rest], tree)
+    _model, invocation = parsed(product, "mcp.config", rest)
     params = invocation.params
     form = str(params.get("format", "mcpServers"))
     try:
@@ -141,12 +139,9 @@ def run_mcp_config(
             merge_entry(written, KEYS[form], name, entry)
             result["path"] = written
     except VenomError as err:
-        sys.stderr.write(f"{tool}: {err.message}\n")
-        if invocation.json:
-            sys.stdout.write(json.dumps({"error": err.to_object()}, separators=(",", ":")) + "\n")
-        return err.exit_code
+        return refuse(tool, err, json_mode=invocation.json)
     if invocation.json:
-        sys.stdout.write(json.dumps(result, separators=(",", ":"), ensure_ascii=False) + "\n")
+        print_json(result)
     else:
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
         if "path" in result:

@@ -7,18 +7,16 @@ user's service manager reads them (rfcs/0001 §11 (i16a), docs/service.md).
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from venom_gen.cli import build_tree, parse_argv
+from venom_gen._local_verbs import parsed, print_json, refuse
 from venom_gen.host_config import self_command
 from venom_gen.service import launchd_label, service_files
 from venom_proto import VenomError
-from venom_proto.conventions import load_model
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
@@ -103,10 +101,7 @@ def run_service_install(
 ) -> int:
     """``<tool> service install [--manager M] [--dir DIR] [--force]``."""
     tool = product.tool
-    model: Model = load_model(product.model_path)
-    tree = build_tree(model)
-    # The CLI checked these arguments against the model already; parse them the same way.
-    invocation = parse_argv([*tree.by_wire["service.install"].path, *rest], tree)
+    model, invocation = parsed(product, "service.install", rest)
     params = invocation.params
     manager = str(params.get("manager") or ("launchd" if sys.platform == "darwin" else "systemd"))
     try:
@@ -124,12 +119,9 @@ def run_service_install(
             force=bool(params.get("force", False)),
         )
     except VenomError as err:
-        sys.stderr.write(f"{tool}: {err.message}\n")
-        if invocation.json:
-            sys.stdout.write(json.dumps({"error": err.to_object()}, separators=(",", ":")) + "\n")
-        return err.exit_code
+        return refuse(tool, err, json_mode=invocation.json)
     if invocation.json:
-        sys.stdout.write(json.dumps(result, separators=(",", ":"), ensure_ascii=False) + "\n")
+        print_json(result)
         return 0
     verb = "wrote" if result["written"] else "unchanged:"
     for path in result["paths"]:

@@ -154,15 +154,19 @@ def call_daemon(
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
+
+    def hello(auth: dict[str, Any] | None) -> Client:
+        return connect(
+            socket_path,
+            client_name=out.tool,
+            client_version=client_version,
+            caps=("cancel",),
+            auth=auth,
+            connect_timeout=connect_timeout,
+        )
+
     auth = owner_auth(socket_path)
-    client = connect(
-        socket_path,
-        client_name=out.tool,
-        client_version=client_version,
-        caps=("cancel",),
-        auth=auth,
-        connect_timeout=connect_timeout,
-    )
+    client = hello(auth)
     if auth is None and verb["grant"] not in ("none", "read"):
         # No token when we looked, one now that hello is answered: this connection started
         # the daemon (socket activation), which wrote it before serving us. Say hello again
@@ -170,14 +174,7 @@ def call_daemon(
         late = owner_auth(socket_path)
         if late is not None:
             client.close()
-            client = connect(
-                socket_path,
-                client_name=out.tool,
-                client_version=client_version,
-                caps=("cancel",),
-                auth=late,
-                connect_timeout=connect_timeout,
-            )
+            client = hello(late)
     try:
         return _exchange(client, out, verb, compiled, params)
     finally:
