@@ -15,8 +15,11 @@ from venom_proto import VenomError
 from venom_proto.systemd import JournalFormatter, journal_stream_matches, listen_fds, notify
 
 
-def test_no_activation_without_listen_pid() -> None:
+def test_no_activation_without_listen_pid_or_listen_fds() -> None:
     assert listen_fds({}) == []
+    env = {"LISTEN_PID": str(os.getpid())}
+    assert listen_fds(env) == []
+    assert env == {}
 
 
 def test_variables_meant_for_another_process_are_ignored_and_unset() -> None:

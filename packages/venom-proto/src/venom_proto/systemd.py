@@ -49,13 +49,13 @@ def listen_fds(
     if unset:
         for name in _LISTEN_VARS:
             env.pop(name, None)
-    if pid is None:
+    if pid is None or count is None:
         return []
-    if not pid.isdigit() or not (count or "").isdigit():
+    if not pid.isdigit() or not count.isdigit():
         raise _activation_error(f"LISTEN_PID={pid!r} LISTEN_FDS={count!r} are not numbers")
     if int(pid) != os.getpid():
         return []
-    n = int(count or "0")
+    n = int(count)
     if n > _MAX_FDS:
         raise _activation_error(f"LISTEN_FDS={n} passes more than {_MAX_FDS} descriptors")
     labels = names.split(":") if names else ["unknown"] * n
