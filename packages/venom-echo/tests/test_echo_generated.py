@@ -39,7 +39,8 @@ def test_generated_files_are_fresh_byte_for_byte() -> None:
 
 
 def test_layout_has_every_artifact_kind() -> None:
-    """The layout products ship: Markdown, man pages, three completions, skill, catalog."""
+    """The layout products ship: Markdown, man pages, three completions, skill, catalog, and
+    the service manager files."""
     names = set(_committed())
     assert {
         "docs/venom-echo.md",
@@ -50,4 +51,7 @@ def test_layout_has_every_artifact_kind() -> None:
         "completions/venom-echo.fish",
         "SKILL.md",
         "catalog.json",
+        "service/venom-echo.socket",
+        "service/venom-echo.service",
+        "service/venom.venom-echo.plist",
     } <= names

@@ -30,7 +30,10 @@ AGENT = [
     "man",
     "man.install",
     "mcp",
+    "mcp.config",
     "serve",
+    "service.install",
+    "shutdown",
     "skill",
     "skill.install",
 ]
@@ -57,8 +60,16 @@ def test_dispatch_metadata() -> None:
     verbs = by_name(model())
     assert {n for n, v in verbs.items() if v.get("dispatch") == "transport"} == {"hello", "cancel"}
     assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {
-        "serve", "mcp", "completion.bash", "completion.zsh", "completion.fish", "man", "man.install"
-    }  # fmt: skip
+        "serve",
+        "mcp",
+        "mcp.config",
+        "service.install",
+        "completion.bash",
+        "completion.zsh",
+        "completion.fish",
+        "man",
+        "man.install",
+    }
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"
     assert verbs["ping"]["shared"] == "core"

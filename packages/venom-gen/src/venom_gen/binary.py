@@ -37,6 +37,16 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run_doctor(product, rest, os.environ)
 
+    def mcp_config(rest: list[str]) -> int:
+        from venom_gen.host_config import run_mcp_config
+
+        return run_mcp_config(product, rest, os.environ)
+
+    def service_install(rest: list[str]) -> int:
+        from venom_gen.service_install import run_service_install
+
+        return run_service_install(product, rest, os.environ)
+
     def local_verb(name: str) -> Callable[[list[str]], int]:
         return lambda rest: product.local_verb(name)(product, rest)
 
@@ -48,7 +58,12 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run
 
-    local: dict[str, Callable[[list[str]], int]] = {"serve": serve, "doctor": doctor}
+    local: dict[str, Callable[[list[str]], int]] = {
+        "serve": serve,
+        "doctor": doctor,
+        "mcp.config": mcp_config,
+        "service.install": service_install,
+    }
     # completion.*, man, man.install: the generated files for the user's shell (rfcs/0001 §9).
     local.update((name, shell_verb(name)) for name in SHELL_VERBS)
     local.update((name, local_verb(name)) for name in product.local)

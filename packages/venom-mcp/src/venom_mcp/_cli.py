@@ -5,18 +5,23 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from venom_mcp._grants import GRANTS, parse_grant
 from venom_proto import VenomError
-from venom_proto.conventions import load_model, resolve_socket_path
+from venom_proto.conventions import (
+    default_runtime_dir,
+    env_var,
+    load_model,
+    resolve_socket_path,
+)
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
     from venom_schema.model import Model
 
-__all__ = ("main", "mcp_verb", "parse_args", "run_mcp")
+__all__ = ("main", "mcp_verb", "no_daemon_hint", "parse_args", "run_mcp")
 
 log = logging.getLogger("venom_mcp")
 
@@ -71,11 +76,14 @@ def run_mcp(
     tool_version: str,
     max_grant: str | None = None,
     token: str | None = None,
+    not_running_hint: str | None = None,
 ) -> int:
     """Serve ``model``'s daemon verbs as MCP tools on stdio until stdin closes; returns 0.
 
     Calls go to the daemon at ``socket_path``, authenticated with ``token`` or else the token
     file beside the socket. ``max_grant`` limits the exposed verbs (``None``: all grants).
+    ``not_running_hint`` is appended to every ``unavailable.not_running`` message (see
+    `no_daemon_hint`).
     Returns 2 without serving when no catalog can be built from ``model``.
     """
     _configure_logging()
@@ -89,7 +97,11 @@ def run_mcp(
         log.error("cannot build the MCP catalog from the model: %s", exc)
         return 2
     upstream = DaemonUpstream(
-        socket_path, client_name=f"{tool}-mcp", client_version=tool_version, token=token
+        socket_path,
+        client_name=f"{tool}-mcp",
+        client_version=tool_version,
+        token=token,
+        not_running_hint=not_running_hint,
     )
     return run_server(build_server(tools, upstream, name=tool, version=tool_version))
 
@@ -128,11 +140,35 @@ def main(
         print(USAGE.format(tool=tool, grants="|".join(GRANTS)))
         return 0
     socket_path = resolve_socket_path(tool, opts["socket"])
+    hint = no_daemon_hint(tool, pinned=opts["socket"] is not None, environ=os.environ)
+    if hint is not None:
+        _configure_logging()
+        log.warning("%s", hint)
     return run_mcp(
         model,
         socket_path=socket_path,
         tool_version=_tool_version(tool) if version is None else version,
         max_grant=opts["max_grant"],
+        not_running_hint=hint,
+    )
+
+
+def no_daemon_hint(tool: str, *, pinned: bool, environ: Mapping[str, str]) -> str | None:
+    """Why a daemon may not be found, when this adapter runs with a host's minimal environment.
+
+    None unless ``XDG_RUNTIME_DIR`` is unset (or empty) and nothing pins the socket: then the
+    adapter looks under ``${TMPDIR:-/tmp}/venom-<uid>/`` while a daemon started from a login
+    shell listens under ``$XDG_RUNTIME_DIR/venom/`` (rfcs/0001 §13).
+    """
+    variable = env_var(tool, "SOCKET")
+    if pinned or environ.get("XDG_RUNTIME_DIR") or environ.get(variable):
+        return None
+    return (
+        "XDG_RUNTIME_DIR is not set in this MCP server's environment (MCP hosts start servers"
+        f" with a minimal one), so it looks for the daemon under {default_runtime_dir(environ)}"
+        " while a daemon started from your shell likely listens under $XDG_RUNTIME_DIR/venom;"
+        f" run `{tool} mcp config` (or `--write` your host's file) in that shell for an entry"
+        f" that pins the socket, or set {variable} in the server's env"
     )
 
 

@@ -61,8 +61,11 @@ class DaemonUpstream:
         client_name: str,
         client_version: str,
         token: str | None = None,
+        not_running_hint: str | None = None,
     ) -> None:
         self.socket_path = socket_path
+        #: Added to ``unavailable.not_running`` messages: the likely cause, and its fix.
+        self.not_running_hint = not_running_hint
         self._links = Links(
             socket_path, client_name=client_name, client_version=client_version, token=token
         )
@@ -94,7 +97,14 @@ class DaemonUpstream:
 
         Cancelling the calling task cancels the request on the daemon (RFC-0002 ``cancel``).
         """
-        link, call = await self._send(verb, params)
+        try:
+            link, call = await self._send(verb, params)
+        except VenomError as exc:
+            if exc.code != "unavailable.not_running" or self.not_running_hint is None:
+                raise
+            raise VenomError(
+                exc.code, f"{exc.message}: {self.not_running_hint}", exc.data
+            ) from None
         try:
             client = link.client
             try:

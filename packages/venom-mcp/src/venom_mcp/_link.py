@@ -119,6 +119,10 @@ class Links:
         link = self._current
         if not self._usable(link, stamp):
             link = await self._replace(stamp)
+            if stamp is None and (late := self._stamp()) is not None:
+                # The token appeared while we connected: this connection started the daemon
+                # (socket activation). Connect again as the owner instead of failing the call.
+                link = await self._replace(late)
         assert link is not None
         link.users += 1
         return link

@@ -10,6 +10,9 @@ staleness tests)::
     completions/<tool>.fish     fish
     SKILL.md                    agent skill
     catalog.json                MCP tool catalog (every grant)
+    service/<tool>.socket, service/<tool>.service
+                                systemd user units (socket activation, Type=notify)
+    service/venom.<tool>.plist  launchd agent
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from venom_gen.build.completions import render_bash, render_fish, render_zsh
 from venom_gen.build.man import render_man_pages
 from venom_gen.build.markdown import render_markdown
 from venom_gen.catalog import build_catalog
+from venom_gen.service import service_files
 from venom_gen.skill import render_skill
 from venom_schema.canonical import canonical_json
 from venom_schema.model import Model
@@ -36,6 +40,7 @@ __all__ = (
     "man_files",
     "markdown_files",
     "normalized_json",
+    "service_files",
     "skill_files",
 )
 
@@ -43,7 +48,7 @@ Shell = Literal["bash", "zsh", "fish"]
 SHELLS: Final[tuple[Shell, ...]] = ("bash", "zsh", "fish")
 
 #: The layout's subdirectories: owned whole by the generator (``all --prune`` cleans them).
-SUBDIRS: Final = ("completions", "docs", "man")
+SUBDIRS: Final = ("completions", "docs", "man", "service")
 
 _RENDER_SHELL: Final[dict[Shell, Callable[[Model], str]]] = {
     "bash": render_bash,
@@ -102,4 +107,5 @@ def all_artifacts(model: Model) -> dict[str, str]:
         files |= _under("completions", completion_files(model, shell))
     files |= skill_files(model)
     files |= catalog_files(model)
+    files |= _under("service", service_files(model))
     return dict(sorted(files.items()))

@@ -154,14 +154,27 @@ def call_daemon(
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> int:
     """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
-    client = connect(
-        socket_path,
-        client_name=out.tool,
-        client_version=client_version,
-        caps=("cancel",),
-        auth=owner_auth(socket_path),
-        connect_timeout=connect_timeout,
-    )
+
+    def hello(auth: dict[str, Any] | None) -> Client:
+        return connect(
+            socket_path,
+            client_name=out.tool,
+            client_version=client_version,
+            caps=("cancel",),
+            auth=auth,
+            connect_timeout=connect_timeout,
+        )
+
+    auth = owner_auth(socket_path)
+    client = hello(auth)
+    if auth is None and verb["grant"] not in ("none", "read"):
+        # No token when we looked, one now that hello is answered: this connection started
+        # the daemon (socket activation), which wrote it before serving us. Say hello again
+        # as the owner rather than fail a call the owner may make (rfcs/0001 §12).
+        late = owner_auth(socket_path)
+        if late is not None:
+            client.close()
+            client = hello(late)
     try:
         return _exchange(client, out, verb, compiled, params)
     finally:

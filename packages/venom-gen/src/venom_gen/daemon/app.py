@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -14,6 +15,7 @@ import anyio
 
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
+from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.grants import (
     OwnerToken,
     grants_for_connection,
@@ -49,6 +51,7 @@ class App:
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
         self._workers = FileWorkers()
+        self._server: Server | None = None
 
     async def doctor(self, call: Call, params: JsonObject) -> JsonObject:
         """``doctor`` from the daemon's side of the socket; the checks run in a worker thread."""
@@ -59,6 +62,16 @@ class App:
             return found
 
         return doctor_report(await self._workers.run(checks, abandon_on_cancel=True))
+
+    async def shutdown(self, call: Call, params: JsonObject) -> JsonObject:
+        """``shutdown``: answer, then stop as SIGTERM does (rfcs/0001 §11)."""
+        peer = call.connection
+        self.log.info("shutdown requested by pid %s (uid %s)", peer.pid, peer.uid)
+        if self._server is not None:
+            # Scheduled, not called: this call's reply is written before the shutdown begins,
+            # and the shutdown then drains it to the caller like any other pending output.
+            asyncio.get_running_loop().call_soon(self._server.stop)
+        return {"pid": os.getpid()}
 
     def shared_handlers(self) -> dict[str, Handler]:
         """Handlers for the shared bundles' daemon verbs (rfcs/0001, rfcs/0003)."""
@@ -72,6 +85,7 @@ class App:
             "skill": self.skill.skill,
             "skill.install": self.skill.install,
             "doctor": self.doctor,
+            "shutdown": self.shutdown,
         }
 
     def grants_for(self, connection: ConnectionInfo) -> frozenset[str]:
@@ -86,22 +100,25 @@ class App:
         """The proto server with every handler wrapped by the registry."""
         handlers = {**self.shared_handlers(), **self.product.handlers_for(self)}
         verbs = build_verbs(self.model, handlers, grants_for=self.grants_for)
-        return Server(
+        server = self._server = Server(
             self.product.tool,
             self.product.version,
             verbs,
             frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
         )
+        return server
 
 
 def _setup_logging(tool: str) -> None:
     level = os.environ.get(env_var(tool, "LOG"), "info").upper()
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=getattr(logging, level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    if journal_stream_matches(os.environ, sys.stderr.fileno()):
+        # The journal stamps each line itself and reads the priority from the `<N>` prefix.
+        handler.setFormatter(JournalFormatter())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
 
 
 def serve(

@@ -14,6 +14,7 @@ import anyio
 
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 from venom_proto.conventions import check_tool_name, resolve_socket_path
+from venom_proto.systemd import listen_fds, notify
 
 from .accept import Acceptor
 from .api import ConnectionInfo, FrameHandler, Verb
@@ -21,7 +22,7 @@ from .config import CORE_CAPS, CORE_VERBS, ServerConfig, default_max_connections
 from .connection import SocketConnection
 from .log_queue import queued_logging
 from .shared import Daemon
-from .startup import Listener, start_listening
+from .startup import Listener, adopt_listener, start_listening
 
 __all__ = ("Server",)
 
@@ -144,6 +145,12 @@ class Server:
         unless ``handle_signals`` is false), SIGTERM and SIGINT stop the server from before the
         socket exists, and the root logger writes through a queue that never blocks the loop
         (``queue_logs`` forces that on or off).
+
+        Under a service manager: a socket passed by socket activation (``LISTEN_FDS`` for this
+        process) is served instead of binding one, once checked to be the resolved path's, and
+        the ``LISTEN_*`` variables are removed so children never see them; with
+        ``NOTIFY_SOCKET`` set, ``READY=1`` is sent once serving and ``STOPPING=1`` when the
+        shutdown begins, each with a ``STATUS=`` line (sd_notify(3)).
         """
         path = socket_path or resolve_socket_path(self.config.tool)
         loop = self._loop = asyncio.get_running_loop()
@@ -160,7 +167,11 @@ class Server:
                 for sig in (signal.SIGTERM, signal.SIGINT):
                     loop.add_signal_handler(sig, stop.set)
             with logs:
-                listener = start_listening(path, self.backlog, on_locked)
+                passed = [fd for fd, _name in listen_fds()]
+                if passed:
+                    listener = adopt_listener(path, passed, on_locked)
+                else:
+                    listener = start_listening(path, self.backlog, on_locked)
                 try:
                     await self._serve(listener, path, ready)
                 finally:
@@ -180,10 +191,14 @@ class Server:
         acceptor = Acceptor(listener.sock, daemon)
         acceptor.start()
         try:
-            if ready is not None and not self._stop.is_set():
-                ready(path)
+            if not self._stop.is_set():
+                if ready is not None:
+                    ready(path)
+                how = "socket activation" if listener.activated else "its own socket"
+                notify(f"READY=1\nSTATUS=serving on {path} ({how})\nMAINPID={os.getpid()}")
             await self._stop.wait()
         finally:
+            notify("STOPPING=1\nSTATUS=shutting down")
             acceptor.close()
             with anyio.CancelScope(shield=True):
                 await self._close_connections(daemon)

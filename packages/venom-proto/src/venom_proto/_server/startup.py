@@ -21,7 +21,15 @@ from venom_proto._core.errors import VenomError
 from venom_proto.conventions import lock_path
 from venom_proto.paths import check_path_length, open_runtime_dir
 
-__all__ = ("Listener", "acquire_lock", "bind_listener", "remove_stale_socket", "start_listening")
+__all__ = (
+    "Listener",
+    "acquire_lock",
+    "adopt_listener",
+    "bind_listener",
+    "check_passed_socket",
+    "remove_stale_socket",
+    "start_listening",
+)
 
 
 def acquire_lock(name: str, dir_fd: int, shown: str) -> int:
@@ -115,25 +123,39 @@ def _same_file(name: str, dir_fd: int, shown: str) -> None:
 class Listener:
     """A listening socket plus the lock that makes it ours; `close` is shutdown step 8."""
 
-    __slots__ = ("_dir_fd", "_lock_fd", "_name", "lock_path", "path", "sock")
+    __slots__ = ("_dir_fd", "_lock_fd", "_name", "activated", "lock_path", "path", "sock")
 
     def __init__(
-        self, path: str, sock: socket.socket, dir_fd: int, lock_fd: int, lock_file: str
+        self,
+        path: str,
+        sock: socket.socket,
+        dir_fd: int,
+        lock_fd: int,
+        lock_file: str,
+        *,
+        activated: bool = False,
     ) -> None:
         self.path = path
         self.sock = sock
         self.lock_path = lock_file
+        #: The socket came from the service manager, which keeps listening on it after us.
+        self.activated = activated
         self._name = os.path.basename(path)
         self._dir_fd = dir_fd
         self._lock_fd = lock_fd
 
     def close(self) -> None:
-        """Unlink the socket, then close the lock file (releasing the ``flock``). Idempotent."""
+        """Unlink the socket, then close the lock file (releasing the ``flock``). Idempotent.
+
+        An activated socket is closed but not unlinked: the service manager still listens on
+        it and starts the next daemon when a client connects.
+        """
         if self._lock_fd < 0:
             return
         self.sock.close()
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self._name, dir_fd=self._dir_fd)
+        if not self.activated:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self._name, dir_fd=self._dir_fd)
         os.close(self._lock_fd)
         os.close(self._dir_fd)
         self._lock_fd = self._dir_fd = -1
@@ -191,3 +213,101 @@ def _start(path: str, backlog: int, on_locked: Callable[[str], object] | None) -
         listener.close()
         raise
     return listener
+
+
+def _refuse_passed(path: str, message: str) -> VenomError:
+    return VenomError("failed.activation", f"{path}: {message}", {"socket": path})
+
+
+def _passed_at(fd: int, path: str) -> socket.socket | None:
+    """The passed descriptor ``fd`` as a socket, if it is a Unix socket bound at ``path``."""
+    try:
+        sock = socket.socket(fileno=fd)
+    except OSError:
+        return None  # not a socket at all
+    if sock.family != socket.AF_UNIX or sock.getsockname() != path:
+        sock.detach()
+        return None
+    return sock
+
+
+def check_passed_socket(sock: socket.socket, name: str, dir_fd: int, shown: str) -> None:
+    """RFC-0002 2.4 for a socket the service manager bound: a listening Unix stream socket,
+    and ``name`` in the checked runtime directory a socket of ours with mode ``0600``."""
+    if sock.type != socket.SOCK_STREAM or not sock.getsockopt(
+        socket.SOL_SOCKET, socket.SO_ACCEPTCONN
+    ):
+        raise _refuse_passed(shown, "the passed socket is not a listening stream socket")
+    try:
+        st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except FileNotFoundError:
+        raise _refuse_passed(shown, "the passed socket's path no longer exists") from None
+    problem = (
+        "not_a_socket"
+        if not stat.S_ISSOCK(st.st_mode)
+        else "owner"
+        if st.st_uid != os.getuid()
+        else "mode"
+        if stat.S_IMODE(st.st_mode) != 0o600
+        else None
+    )
+    if problem is not None:
+        raise VenomError(
+            "denied.insecure_path",
+            f"{shown}: the passed socket has mode {stat.S_IMODE(st.st_mode):04o} and uid"
+            f" {st.st_uid}; expected a socket with mode 0600 owned by uid {os.getuid()}"
+            " (SocketMode=0600 in the .socket unit)",
+            {"path": shown, "problem": problem},
+        )
+
+
+def adopt_listener(
+    path: str, fds: list[int], on_locked: Callable[[str], object] | None = None
+) -> Listener:
+    """Steps 1, 2 and 5 of 2.5 for a socket passed by socket activation (sd_listen_fds(3)).
+
+    The passed socket must be bound at ``path`` (the resolved one) and pass the checks of
+    `check_passed_socket`; the lock is taken as for a socket of our own, and the stale-socket
+    step does not apply (the manager owns the path). Raises as `start_listening`, and
+    ``failed.activation`` when no passed socket is a Unix socket bound at ``path``.
+    """
+    try:
+        return _adopt(os.path.abspath(path), fds, on_locked)
+    except OSError as exc:
+        raise VenomError(
+            "failed.startup", f"cannot start on {path}: {exc.strerror or exc}", {"socket": path}
+        ) from None
+
+
+def _adopt(path: str, fds: list[int], on_locked: Callable[[str], object] | None) -> Listener:
+    check_path_length(path)
+    found = [sock for sock in (_passed_at(fd, path) for fd in fds) if sock is not None]
+    if not found:
+        raise _refuse_passed(
+            path,
+            f"none of the {len(fds)} passed descriptors is a Unix socket bound here"
+            " (the .socket unit's ListenStream= must be the path serve resolves)",
+        )
+    sock = found[0]
+    try:
+        dir_fd = open_runtime_dir(os.path.dirname(path))
+        try:
+            check_passed_socket(sock, os.path.basename(path), dir_fd, path)
+            lock_file = lock_path(path)
+            lock_fd = acquire_lock(os.path.basename(lock_file), dir_fd, lock_file)
+        except BaseException:
+            os.close(dir_fd)
+            raise
+        try:
+            if on_locked is not None:
+                on_locked(path)
+            _write_pid(lock_fd)
+        except BaseException:
+            os.close(lock_fd)
+            os.close(dir_fd)
+            raise
+    except BaseException:
+        sock.detach()  # the manager's descriptor: left open as it was passed
+        raise
+    sock.setblocking(False)
+    return Listener(path, sock, dir_fd, lock_fd, lock_file, activated=True)

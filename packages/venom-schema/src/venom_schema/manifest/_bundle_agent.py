@@ -104,6 +104,115 @@ AGENT: Final = (
         dispatch="local",
     ),
     Verb(
+        name="mcp.config",
+        summary="Print the MCP host configuration entry for this tool, or merge it into a file",
+        params=[
+            Field(
+                "format",
+                "mcpServers (Claude Desktop, Claude Code's .mcp.json, Cursor) or vscode"
+                " (VS Code's servers)",
+                String(choices=["mcpServers", "vscode"]),
+                default="mcpServers",
+            ),
+            Field(
+                "max_grant",
+                "The --max-grant the host starts the adapter with",
+                String(choices=list(GRANTS)),
+            ),
+            Field("name", "The server's name in the configuration; default the tool", String()),
+            Field(
+                "write",
+                "Merge the entry into this JSON file, keeping every other entry",
+                String(),
+            ),
+        ],
+        result=Object(
+            [
+                Field(
+                    "config",
+                    "The configuration document with this one server, as JSON text",
+                    String(),
+                    required=True,
+                ),
+                Field("path", "The file written, with --write", String()),
+            ]
+        ),
+        errors=[
+            Error(
+                "invalid_params.config_file",
+                "The file to merge into is not a JSON object with an object of servers",
+                Object(
+                    [
+                        Field("path", "The file", String(), required=True),
+                        Field("reason", "What is wrong with it", String(), required=True),
+                    ]
+                ),
+            ),
+            _FAILED_WRITE,
+        ],
+        grant="files",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
+        name="service.install",
+        summary="Install the systemd user units (or launchd agent) that start the daemon",
+        params=[
+            Field(
+                "manager",
+                "systemd or launchd; default launchd on macOS, else systemd",
+                String(choices=["systemd", "launchd"]),
+            ),
+            Field(
+                "dir",
+                "Absolute target directory; default ~/.config/systemd/user or"
+                " ~/Library/LaunchAgents",
+                String(),
+            ),
+            Field("force", "Replace different existing files", Boolean(), default=False),
+        ],
+        result=Object(
+            [
+                Field("paths", "The files, absolute", Array(String()), required=True),
+                Field(
+                    "written",
+                    "False when every file already had this content",
+                    Boolean(),
+                    required=True,
+                ),
+                Field("next", "The command that starts it", String(), required=True),
+            ]
+        ),
+        errors=[
+            Error("invalid_params.relative_path", "dir is not an absolute path"),
+            Error(
+                "conflict.service_exists",
+                "A different file is there and force is false",
+                Object([Field("path", "The existing file", String(), required=True)]),
+            ),
+            _FAILED_WRITE,
+        ],
+        grant="files",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
+        name="shutdown",
+        summary="Stop the daemon cleanly, as SIGTERM does",
+        result=Object(
+            [
+                Field(
+                    "pid",
+                    "The daemon's process id; it exits once its shutdown sequence ends",
+                    Integer(min=1),
+                    required=True,
+                ),
+            ]
+        ),
+        grant="admin",
+        shared="agent",
+    ),
+    Verb(
         name="skill",
         summary="Print the generated SKILL.md",
         result=Object([Field("content", "The complete SKILL.md text", String(), required=True)]),

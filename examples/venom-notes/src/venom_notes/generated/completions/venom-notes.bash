@@ -16,16 +16,20 @@ _venom_notes_child() {
     ('0 man') REPLY=21 ;;
     ('0 man.install') REPLY=23 ;;
     ('0 mcp') REPLY=24 ;;
-    ('0 note') REPLY=25 ;;
-    ('0 note.add') REPLY=27 ;;
-    ('0 note.get') REPLY=29 ;;
-    ('0 note.list') REPLY=31 ;;
-    ('0 note.remove') REPLY=33 ;;
-    ('0 note.search') REPLY=35 ;;
-    ('0 ping') REPLY=36 ;;
-    ('0 serve') REPLY=37 ;;
-    ('0 skill') REPLY=38 ;;
-    ('0 skill.install') REPLY=40 ;;
+    ('0 mcp.config') REPLY=26 ;;
+    ('0 note') REPLY=27 ;;
+    ('0 note.add') REPLY=29 ;;
+    ('0 note.get') REPLY=31 ;;
+    ('0 note.list') REPLY=33 ;;
+    ('0 note.remove') REPLY=35 ;;
+    ('0 note.search') REPLY=37 ;;
+    ('0 ping') REPLY=38 ;;
+    ('0 serve') REPLY=39 ;;
+    ('0 service') REPLY=40 ;;
+    ('0 service.install') REPLY=42 ;;
+    ('0 shutdown') REPLY=43 ;;
+    ('0 skill') REPLY=44 ;;
+    ('0 skill.install') REPLY=46 ;;
     ('1 bash') REPLY=2 ;;
     ('1 fish') REPLY=4 ;;
     ('1 zsh') REPLY=6 ;;
@@ -35,23 +39,27 @@ _venom_notes_child() {
     ('8 schema') REPLY=15 ;;
     ('8 set') REPLY=17 ;;
     ('21 install') REPLY=22 ;;
-    ('25 add') REPLY=26 ;;
-    ('25 get') REPLY=28 ;;
-    ('25 list') REPLY=30 ;;
-    ('25 remove') REPLY=32 ;;
-    ('25 search') REPLY=34 ;;
-    ('38 install') REPLY=39 ;;
+    ('24 config') REPLY=25 ;;
+    ('27 add') REPLY=28 ;;
+    ('27 get') REPLY=30 ;;
+    ('27 list') REPLY=32 ;;
+    ('27 remove') REPLY=34 ;;
+    ('27 search') REPLY=36 ;;
+    ('40 install') REPLY=41 ;;
+    ('44 install') REPLY=45 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('bash' 'fish' 'zsh') ;;
     (8) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (21) reply=('install') ;;
-    (25) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (38) reply=('install') ;;
+    (24) reply=('config') ;;
+    (27) reply=('add' 'get' 'list' 'remove' 'search') ;;
+    (40) reply=('install') ;;
+    (44) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -82,22 +90,28 @@ _venom_notes_flags() {
     (22) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (23) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (24) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (25) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (28) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (30) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (31) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (32) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (33) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (34) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (35) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (36) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (37) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (25) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (28) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (36) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (37) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (38) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (39) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (40) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (39) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (40) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (41) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (42) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (43) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (44) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (45) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (46) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -105,8 +119,16 @@ _venom_notes_choices() {
   case "$1 $2" in
     ('20 --follow') reply=(true false) ;;
     ('24 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('39 --force') reply=(true false) ;;
-    ('40 --force') reply=(true false) ;;
+    ('25 --format') reply=('mcpServers' 'vscode') ;;
+    ('25 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('26 --format') reply=('mcpServers' 'vscode') ;;
+    ('26 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('41 --manager') reply=('systemd' 'launchd') ;;
+    ('41 --force') reply=(true false) ;;
+    ('42 --manager') reply=('systemd' 'launchd') ;;
+    ('42 --force') reply=(true false) ;;
+    ('45 --force') reply=(true false) ;;
+    ('46 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

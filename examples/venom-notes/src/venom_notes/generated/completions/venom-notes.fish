@@ -31,26 +31,34 @@ function __venom_notes_child
             echo 23
         case '0 mcp'
             echo 24
+        case '0 mcp.config'
+            echo 26
         case '0 note'
-            echo 25
-        case '0 note.add'
             echo 27
-        case '0 note.get'
+        case '0 note.add'
             echo 29
-        case '0 note.list'
+        case '0 note.get'
             echo 31
-        case '0 note.remove'
+        case '0 note.list'
             echo 33
-        case '0 note.search'
+        case '0 note.remove'
             echo 35
-        case '0 ping'
-            echo 36
-        case '0 serve'
+        case '0 note.search'
             echo 37
-        case '0 skill'
+        case '0 ping'
             echo 38
-        case '0 skill.install'
+        case '0 serve'
+            echo 39
+        case '0 service'
             echo 40
+        case '0 service.install'
+            echo 42
+        case '0 shutdown'
+            echo 43
+        case '0 skill'
+            echo 44
+        case '0 skill.install'
+            echo 46
         case '1 bash'
             echo 2
         case '1 fish'
@@ -69,33 +77,41 @@ function __venom_notes_child
             echo 17
         case '21 install'
             echo 22
-        case '25 add'
-            echo 26
-        case '25 get'
+        case '24 config'
+            echo 25
+        case '27 add'
             echo 28
-        case '25 list'
+        case '27 get'
             echo 30
-        case '25 remove'
+        case '27 list'
             echo 32
-        case '25 search'
+        case '27 remove'
             echo 34
-        case '38 install'
-            echo 39
+        case '27 search'
+            echo 36
+        case '40 install'
+            echo 41
+        case '44 install'
+            echo 45
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'bash' 'fish' 'zsh'
         case 8
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 21
             printf '%s\n' 'install'
-        case 25
+        case 24
+            printf '%s\n' 'config'
+        case 27
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 38
+        case 40
+            printf '%s\n' 'install'
+        case 44
             printf '%s\n' 'install'
     end
 end
@@ -152,36 +168,48 @@ function __venom_notes_flags
         case 24
             printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 32
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 33
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 41
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 42
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 43
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 44
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 45
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 46
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -191,9 +219,25 @@ function __venom_notes_choices
             printf '%s\n' 'true' 'false'
         case '24 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '39 --force'
+        case '25 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '25 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '26 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '26 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '41 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '41 --force'
             printf '%s\n' 'true' 'false'
-        case '40 --force'
+        case '42 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '42 --force'
+            printf '%s\n' 'true' 'false'
+        case '45 --force'
+            printf '%s\n' 'true' 'false'
+        case '46 --force'
             printf '%s\n' 'true' 'false'
     end
 end

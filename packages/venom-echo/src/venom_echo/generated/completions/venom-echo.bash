@@ -21,10 +21,14 @@ _venom_echo_child() {
     ('0 man') REPLY=30 ;;
     ('0 man.install') REPLY=32 ;;
     ('0 mcp') REPLY=33 ;;
-    ('0 ping') REPLY=34 ;;
-    ('0 serve') REPLY=35 ;;
-    ('0 skill') REPLY=36 ;;
-    ('0 skill.install') REPLY=38 ;;
+    ('0 mcp.config') REPLY=35 ;;
+    ('0 ping') REPLY=36 ;;
+    ('0 serve') REPLY=37 ;;
+    ('0 service') REPLY=38 ;;
+    ('0 service.install') REPLY=40 ;;
+    ('0 shutdown') REPLY=41 ;;
+    ('0 skill') REPLY=42 ;;
+    ('0 skill.install') REPLY=44 ;;
     ('1 bash') REPLY=2 ;;
     ('1 fish') REPLY=4 ;;
     ('1 zsh') REPLY=6 ;;
@@ -38,18 +42,22 @@ _venom_echo_child() {
     ('20 repeat') REPLY=25 ;;
     ('20 types') REPLY=27 ;;
     ('30 install') REPLY=31 ;;
-    ('36 install') REPLY=37 ;;
+    ('33 config') REPLY=34 ;;
+    ('38 install') REPLY=39 ;;
+    ('42 install') REPLY=43 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install') ;;
     (1) reply=('bash' 'fish' 'zsh') ;;
     (8) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (20) reply=('exit' 'fail' 'repeat' 'types') ;;
     (30) reply=('install') ;;
-    (36) reply=('install') ;;
+    (33) reply=('config') ;;
+    (38) reply=('install') ;;
+    (42) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -89,11 +97,17 @@ _venom_echo_flags() {
     (31) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (32) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (33) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (34) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (35) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (36) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (37) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (38) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (37) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (38) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (39) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (40) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (41) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (42) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (43) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (44) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -108,8 +122,16 @@ _venom_echo_choices() {
     ('28 --mode') reply=('fast' 'safe') ;;
     ('29 --follow') reply=(true false) ;;
     ('33 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('37 --force') reply=(true false) ;;
-    ('38 --force') reply=(true false) ;;
+    ('34 --format') reply=('mcpServers' 'vscode') ;;
+    ('34 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('35 --format') reply=('mcpServers' 'vscode') ;;
+    ('35 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('39 --manager') reply=('systemd' 'launchd') ;;
+    ('39 --force') reply=(true false) ;;
+    ('40 --manager') reply=('systemd' 'launchd') ;;
+    ('40 --force') reply=(true false) ;;
+    ('43 --force') reply=(true false) ;;
+    ('44 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

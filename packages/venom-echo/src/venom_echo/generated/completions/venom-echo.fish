@@ -41,14 +41,22 @@ function __venom_echo_child
             echo 32
         case '0 mcp'
             echo 33
-        case '0 ping'
-            echo 34
-        case '0 serve'
+        case '0 mcp.config'
             echo 35
-        case '0 skill'
+        case '0 ping'
             echo 36
-        case '0 skill.install'
+        case '0 serve'
+            echo 37
+        case '0 service'
             echo 38
+        case '0 service.install'
+            echo 40
+        case '0 shutdown'
+            echo 41
+        case '0 skill'
+            echo 42
+        case '0 skill.install'
+            echo 44
         case '1 bash'
             echo 2
         case '1 fish'
@@ -75,14 +83,18 @@ function __venom_echo_child
             echo 27
         case '30 install'
             echo 31
-        case '36 install'
-            echo 37
+        case '33 config'
+            echo 34
+        case '38 install'
+            echo 39
+        case '42 install'
+            echo 43
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'bash' 'fish' 'zsh'
         case 8
@@ -91,7 +103,11 @@ function __venom_echo_cmds
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
         case 30
             printf '%s\n' 'install'
-        case 36
+        case 33
+            printf '%s\n' 'config'
+        case 38
+            printf '%s\n' 'install'
+        case 42
             printf '%s\n' 'install'
     end
 end
@@ -166,14 +182,26 @@ function __venom_echo_flags
         case 33
             printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 39
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 40
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 41
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 42
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 43
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 44
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -197,9 +225,25 @@ function __venom_echo_choices
             printf '%s\n' 'true' 'false'
         case '33 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '37 --force'
+        case '34 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '34 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '35 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '35 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '39 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '39 --force'
             printf '%s\n' 'true' 'false'
-        case '38 --force'
+        case '40 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '40 --force'
+            printf '%s\n' 'true' 'false'
+        case '43 --force'
+            printf '%s\n' 'true' 'false'
+        case '44 --force'
             printf '%s\n' 'true' 'false'
     end
 end

@@ -126,6 +126,27 @@ def skill(
     emit(artifacts.skill_files(model), out=out, check=check, what="skill")
 
 
+def service(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    command: Annotated[
+        str | None,
+        typer.Option(
+            "--command",
+            metavar="PATH",
+            help="The binary's absolute path (default: ~/.local/bin/<tool>).",
+        ),
+    ] = None,
+    out: OutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """systemd user units (<tool>.socket, <tool>.service) and a launchd agent plist."""
+    if command is not None and not command.startswith("/"):
+        raise DevCliError(f"--command must be an absolute path, not {command!r}")
+    model = load(manifest, python).model
+    emit(artifacts.service_files(model, command), out=out, check=check, what="service")
+
+
 def model(
     manifest: Annotated[
         Path, typer.Argument(metavar="MANIFEST", help="The verbs.zon manifest.", dir_okay=False)
