@@ -18,6 +18,7 @@ from venom_schema.model import Model
 from venom_schema.model import Verb as ModelVerb
 
 AGENT = [
+    "bridge",
     "config.check",
     "config.get",
     "config.reload",
@@ -28,6 +29,9 @@ AGENT = [
     "serve",
     "skill",
     "skill.install",
+    "token.issue",
+    "token.list",
+    "token.revoke",
 ]
 
 
@@ -48,10 +52,15 @@ def test_default_merge_has_every_shared_verb() -> None:
 
 
 def test_dispatch_metadata() -> None:
-    """RFC-0004 §7: hello/cancel are transport operations, serve/mcp local, the rest daemon."""
+    """RFC-0004 §7: hello/cancel are transport operations, serve/mcp/bridge local, the rest
+    daemon (rfcs/0006 §2)."""
     verbs = by_name(model())
     assert {n for n, v in verbs.items() if v.get("dispatch") == "transport"} == {"hello", "cancel"}
-    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {"serve", "mcp"}
+    assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {
+        "serve",
+        "mcp",
+        "bridge",
+    }
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"
     assert verbs["ping"]["shared"] == "core"

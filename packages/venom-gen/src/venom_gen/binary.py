@@ -34,9 +34,18 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run_doctor(product, rest, os.environ)
 
+    def bridge(rest: list[str]) -> int:
+        from venom_gen.bridge import run_bridge
+
+        return run_bridge(product.tool, flag_value(rest, "--socket"), os.environ)
+
     def local_verb(name: str) -> Callable[[list[str]], int]:
         return lambda rest: product.local_verb(name)(product, rest)
 
-    local: dict[str, Callable[[list[str]], int]] = {"serve": serve, "doctor": doctor}
+    local: dict[str, Callable[[list[str]], int]] = {
+        "serve": serve,
+        "doctor": doctor,
+        "bridge": bridge,
+    }
     local.update((name, local_verb(name)) for name in product.local)
     return main(product.model_path, argv=argv, local=local, version=product.version)

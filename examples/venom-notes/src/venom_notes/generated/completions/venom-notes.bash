@@ -1,45 +1,54 @@
 # bash completion for venom-notes (generated from the verb schema; do not edit)
 _venom_notes_child() {
   case "$1 $2" in
-    ('0 config') REPLY=1 ;;
-    ('0 config.check') REPLY=3 ;;
-    ('0 config.get') REPLY=5 ;;
-    ('0 config.reload') REPLY=7 ;;
-    ('0 config.schema') REPLY=9 ;;
-    ('0 config.set') REPLY=11 ;;
-    ('0 doctor') REPLY=12 ;;
-    ('0 events') REPLY=13 ;;
-    ('0 mcp') REPLY=14 ;;
-    ('0 note') REPLY=15 ;;
-    ('0 note.add') REPLY=17 ;;
-    ('0 note.get') REPLY=19 ;;
-    ('0 note.list') REPLY=21 ;;
-    ('0 note.remove') REPLY=23 ;;
-    ('0 note.search') REPLY=25 ;;
-    ('0 ping') REPLY=26 ;;
-    ('0 serve') REPLY=27 ;;
-    ('0 skill') REPLY=28 ;;
-    ('0 skill.install') REPLY=30 ;;
-    ('1 check') REPLY=2 ;;
-    ('1 get') REPLY=4 ;;
-    ('1 reload') REPLY=6 ;;
-    ('1 schema') REPLY=8 ;;
-    ('1 set') REPLY=10 ;;
-    ('15 add') REPLY=16 ;;
-    ('15 get') REPLY=18 ;;
-    ('15 list') REPLY=20 ;;
-    ('15 remove') REPLY=22 ;;
-    ('15 search') REPLY=24 ;;
-    ('28 install') REPLY=29 ;;
+    ('0 bridge') REPLY=1 ;;
+    ('0 config') REPLY=2 ;;
+    ('0 config.check') REPLY=4 ;;
+    ('0 config.get') REPLY=6 ;;
+    ('0 config.reload') REPLY=8 ;;
+    ('0 config.schema') REPLY=10 ;;
+    ('0 config.set') REPLY=12 ;;
+    ('0 doctor') REPLY=13 ;;
+    ('0 events') REPLY=14 ;;
+    ('0 mcp') REPLY=15 ;;
+    ('0 note') REPLY=16 ;;
+    ('0 note.add') REPLY=18 ;;
+    ('0 note.get') REPLY=20 ;;
+    ('0 note.list') REPLY=22 ;;
+    ('0 note.remove') REPLY=24 ;;
+    ('0 note.search') REPLY=26 ;;
+    ('0 ping') REPLY=27 ;;
+    ('0 serve') REPLY=28 ;;
+    ('0 skill') REPLY=29 ;;
+    ('0 skill.install') REPLY=31 ;;
+    ('0 token') REPLY=32 ;;
+    ('0 token.issue') REPLY=34 ;;
+    ('0 token.list') REPLY=36 ;;
+    ('0 token.revoke') REPLY=38 ;;
+    ('2 check') REPLY=3 ;;
+    ('2 get') REPLY=5 ;;
+    ('2 reload') REPLY=7 ;;
+    ('2 schema') REPLY=9 ;;
+    ('2 set') REPLY=11 ;;
+    ('16 add') REPLY=17 ;;
+    ('16 get') REPLY=19 ;;
+    ('16 list') REPLY=21 ;;
+    ('16 remove') REPLY=23 ;;
+    ('16 search') REPLY=25 ;;
+    ('29 install') REPLY=30 ;;
+    ('32 issue') REPLY=33 ;;
+    ('32 list') REPLY=35 ;;
+    ('32 revoke') REPLY=37 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
-    (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (15) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (28) reply=('install') ;;
+    (0) reply=('bridge' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
+    (2) reply=('check' 'get' 'reload' 'schema' 'set') ;;
+    (16) reply=('add' 'get' 'list' 'remove' 'search') ;;
+    (29) reply=('install') ;;
+    (32) reply=('issue' 'list' 'revoke') ;;
     (*) reply=() ;;
   esac
 }
@@ -49,42 +58,50 @@ _venom_notes_flags() {
     (1) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (2) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (3) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (4) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (4) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (5) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (6) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (6) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (7) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (8) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (9) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (10) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (10) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (11) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (12) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (13) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (14) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (15) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (16) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (12) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (13) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (14) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (15) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (16) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (17) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (18) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (18) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (19) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (21) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (22) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (22) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (23) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (25) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (36) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (37) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (38) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
 _venom_notes_choices() {
   case "$1 $2" in
-    ('13 --follow') reply=(true false) ;;
-    ('14 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('29 --force') reply=(true false) ;;
+    ('14 --follow') reply=(true false) ;;
+    ('15 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('30 --force') reply=(true false) ;;
+    ('31 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -1,78 +1,96 @@
 # fish completion for venom-notes (generated from the verb schema; do not edit)
 function __venom_notes_child
     switch "$argv[1] $argv[2]"
-        case '0 config'
+        case '0 bridge'
             echo 1
-        case '0 config.check'
-            echo 3
-        case '0 config.get'
-            echo 5
-        case '0 config.reload'
-            echo 7
-        case '0 config.schema'
-            echo 9
-        case '0 config.set'
-            echo 11
-        case '0 doctor'
-            echo 12
-        case '0 events'
-            echo 13
-        case '0 mcp'
-            echo 14
-        case '0 note'
-            echo 15
-        case '0 note.add'
-            echo 17
-        case '0 note.get'
-            echo 19
-        case '0 note.list'
-            echo 21
-        case '0 note.remove'
-            echo 23
-        case '0 note.search'
-            echo 25
-        case '0 ping'
-            echo 26
-        case '0 serve'
-            echo 27
-        case '0 skill'
-            echo 28
-        case '0 skill.install'
-            echo 30
-        case '1 check'
+        case '0 config'
             echo 2
-        case '1 get'
+        case '0 config.check'
             echo 4
-        case '1 reload'
+        case '0 config.get'
             echo 6
-        case '1 schema'
+        case '0 config.reload'
             echo 8
-        case '1 set'
+        case '0 config.schema'
             echo 10
-        case '15 add'
+        case '0 config.set'
+            echo 12
+        case '0 doctor'
+            echo 13
+        case '0 events'
+            echo 14
+        case '0 mcp'
+            echo 15
+        case '0 note'
             echo 16
-        case '15 get'
+        case '0 note.add'
             echo 18
-        case '15 list'
+        case '0 note.get'
             echo 20
-        case '15 remove'
+        case '0 note.list'
             echo 22
-        case '15 search'
+        case '0 note.remove'
             echo 24
-        case '28 install'
+        case '0 note.search'
+            echo 26
+        case '0 ping'
+            echo 27
+        case '0 serve'
+            echo 28
+        case '0 skill'
             echo 29
+        case '0 skill.install'
+            echo 31
+        case '0 token'
+            echo 32
+        case '0 token.issue'
+            echo 34
+        case '0 token.list'
+            echo 36
+        case '0 token.revoke'
+            echo 38
+        case '2 check'
+            echo 3
+        case '2 get'
+            echo 5
+        case '2 reload'
+            echo 7
+        case '2 schema'
+            echo 9
+        case '2 set'
+            echo 11
+        case '16 add'
+            echo 17
+        case '16 get'
+            echo 19
+        case '16 list'
+            echo 21
+        case '16 remove'
+            echo 23
+        case '16 search'
+            echo 25
+        case '29 install'
+            echo 30
+        case '32 issue'
+            echo 33
+        case '32 list'
+            echo 35
+        case '32 revoke'
+            echo 37
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
-        case 1
+            printf '%s\n' 'bridge' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+        case 2
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 15
+        case 16
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 28
+        case 29
             printf '%s\n' 'install'
+        case 32
+            printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
 function __venom_notes_flags
@@ -86,11 +104,11 @@ function __venom_notes_flags
         case 3
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 4
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 5
             printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 6
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 7
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 8
@@ -98,58 +116,74 @@ function __venom_notes_flags
         case 9
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 10
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 11
             printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 12
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 14
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 15
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 14
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 15
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
             printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
             printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 35
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 36
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 37
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 38
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_notes_choices
     switch "$argv[1] $argv[2]"
-        case '13 --follow'
+        case '14 --follow'
             printf '%s\n' 'true' 'false'
-        case '14 --max-grant'
+        case '15 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '29 --force'
-            printf '%s\n' 'true' 'false'
         case '30 --force'
+            printf '%s\n' 'true' 'false'
+        case '31 --force'
             printf '%s\n' 'true' 'false'
     end
 end

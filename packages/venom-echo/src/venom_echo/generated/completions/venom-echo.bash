@@ -1,43 +1,52 @@
 # bash completion for venom-echo (generated from the verb schema; do not edit)
 _venom_echo_child() {
   case "$1 $2" in
-    ('0 config') REPLY=1 ;;
-    ('0 config.check') REPLY=3 ;;
-    ('0 config.get') REPLY=5 ;;
-    ('0 config.reload') REPLY=7 ;;
-    ('0 config.schema') REPLY=9 ;;
-    ('0 config.set') REPLY=11 ;;
-    ('0 doctor') REPLY=12 ;;
-    ('0 echo') REPLY=13 ;;
-    ('0 echo.exit') REPLY=15 ;;
-    ('0 echo.fail') REPLY=17 ;;
-    ('0 echo.repeat') REPLY=19 ;;
-    ('0 echo.types') REPLY=21 ;;
-    ('0 events') REPLY=22 ;;
-    ('0 mcp') REPLY=23 ;;
-    ('0 ping') REPLY=24 ;;
-    ('0 serve') REPLY=25 ;;
-    ('0 skill') REPLY=26 ;;
-    ('0 skill.install') REPLY=28 ;;
-    ('1 check') REPLY=2 ;;
-    ('1 get') REPLY=4 ;;
-    ('1 reload') REPLY=6 ;;
-    ('1 schema') REPLY=8 ;;
-    ('1 set') REPLY=10 ;;
-    ('13 exit') REPLY=14 ;;
-    ('13 fail') REPLY=16 ;;
-    ('13 repeat') REPLY=18 ;;
-    ('13 types') REPLY=20 ;;
-    ('26 install') REPLY=27 ;;
+    ('0 bridge') REPLY=1 ;;
+    ('0 config') REPLY=2 ;;
+    ('0 config.check') REPLY=4 ;;
+    ('0 config.get') REPLY=6 ;;
+    ('0 config.reload') REPLY=8 ;;
+    ('0 config.schema') REPLY=10 ;;
+    ('0 config.set') REPLY=12 ;;
+    ('0 doctor') REPLY=13 ;;
+    ('0 echo') REPLY=14 ;;
+    ('0 echo.exit') REPLY=16 ;;
+    ('0 echo.fail') REPLY=18 ;;
+    ('0 echo.repeat') REPLY=20 ;;
+    ('0 echo.types') REPLY=22 ;;
+    ('0 events') REPLY=23 ;;
+    ('0 mcp') REPLY=24 ;;
+    ('0 ping') REPLY=25 ;;
+    ('0 serve') REPLY=26 ;;
+    ('0 skill') REPLY=27 ;;
+    ('0 skill.install') REPLY=29 ;;
+    ('0 token') REPLY=30 ;;
+    ('0 token.issue') REPLY=32 ;;
+    ('0 token.list') REPLY=34 ;;
+    ('0 token.revoke') REPLY=36 ;;
+    ('2 check') REPLY=3 ;;
+    ('2 get') REPLY=5 ;;
+    ('2 reload') REPLY=7 ;;
+    ('2 schema') REPLY=9 ;;
+    ('2 set') REPLY=11 ;;
+    ('14 exit') REPLY=15 ;;
+    ('14 fail') REPLY=17 ;;
+    ('14 repeat') REPLY=19 ;;
+    ('14 types') REPLY=21 ;;
+    ('27 install') REPLY=28 ;;
+    ('30 issue') REPLY=31 ;;
+    ('30 list') REPLY=33 ;;
+    ('30 revoke') REPLY=35 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
-    (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (13) reply=('exit' 'fail' 'repeat' 'types') ;;
-    (26) reply=('install') ;;
+    (0) reply=('bridge' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
+    (2) reply=('check' 'get' 'reload' 'schema' 'set') ;;
+    (14) reply=('exit' 'fail' 'repeat' 'types') ;;
+    (27) reply=('install') ;;
+    (30) reply=('issue' 'list' 'revoke') ;;
     (*) reply=() ;;
   esac
 }
@@ -47,47 +56,55 @@ _venom_echo_flags() {
     (1) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (2) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (3) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (4) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (4) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (5) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (6) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (6) reply=('value:--key' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (7) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (8) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (9) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (10) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (10) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (11) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (12) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (13) reply=('value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (14) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (12) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (13) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (14) reply=('value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (15) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (16) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (16) reply=('value:--status' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (17) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (18) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (18) reply=('value:--code' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (19) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (21) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (22) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (23) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (22) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (23) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (25) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (33) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (36) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
 _venom_echo_choices() {
   case "$1 $2" in
-    ('13 --style') reply=('plain' 'upper') ;;
-    ('16 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
+    ('14 --style') reply=('plain' 'upper') ;;
     ('17 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
-    ('20 --flag') reply=(true false) ;;
-    ('20 --mode') reply=('fast' 'safe') ;;
+    ('18 --code') reply=('failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo') ;;
     ('21 --flag') reply=(true false) ;;
     ('21 --mode') reply=('fast' 'safe') ;;
-    ('22 --follow') reply=(true false) ;;
-    ('23 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('27 --force') reply=(true false) ;;
+    ('22 --flag') reply=(true false) ;;
+    ('22 --mode') reply=('fast' 'safe') ;;
+    ('23 --follow') reply=(true false) ;;
+    ('24 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('28 --force') reply=(true false) ;;
+    ('29 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -1,74 +1,92 @@
 # fish completion for venom-echo (generated from the verb schema; do not edit)
 function __venom_echo_child
     switch "$argv[1] $argv[2]"
-        case '0 config'
+        case '0 bridge'
             echo 1
-        case '0 config.check'
-            echo 3
-        case '0 config.get'
-            echo 5
-        case '0 config.reload'
-            echo 7
-        case '0 config.schema'
-            echo 9
-        case '0 config.set'
-            echo 11
-        case '0 doctor'
-            echo 12
-        case '0 echo'
-            echo 13
-        case '0 echo.exit'
-            echo 15
-        case '0 echo.fail'
-            echo 17
-        case '0 echo.repeat'
-            echo 19
-        case '0 echo.types'
-            echo 21
-        case '0 events'
-            echo 22
-        case '0 mcp'
-            echo 23
-        case '0 ping'
-            echo 24
-        case '0 serve'
-            echo 25
-        case '0 skill'
-            echo 26
-        case '0 skill.install'
-            echo 28
-        case '1 check'
+        case '0 config'
             echo 2
-        case '1 get'
+        case '0 config.check'
             echo 4
-        case '1 reload'
+        case '0 config.get'
             echo 6
-        case '1 schema'
+        case '0 config.reload'
             echo 8
-        case '1 set'
+        case '0 config.schema'
             echo 10
-        case '13 exit'
+        case '0 config.set'
+            echo 12
+        case '0 doctor'
+            echo 13
+        case '0 echo'
             echo 14
-        case '13 fail'
+        case '0 echo.exit'
             echo 16
-        case '13 repeat'
+        case '0 echo.fail'
             echo 18
-        case '13 types'
+        case '0 echo.repeat'
             echo 20
-        case '26 install'
+        case '0 echo.types'
+            echo 22
+        case '0 events'
+            echo 23
+        case '0 mcp'
+            echo 24
+        case '0 ping'
+            echo 25
+        case '0 serve'
+            echo 26
+        case '0 skill'
             echo 27
+        case '0 skill.install'
+            echo 29
+        case '0 token'
+            echo 30
+        case '0 token.issue'
+            echo 32
+        case '0 token.list'
+            echo 34
+        case '0 token.revoke'
+            echo 36
+        case '2 check'
+            echo 3
+        case '2 get'
+            echo 5
+        case '2 reload'
+            echo 7
+        case '2 schema'
+            echo 9
+        case '2 set'
+            echo 11
+        case '14 exit'
+            echo 15
+        case '14 fail'
+            echo 17
+        case '14 repeat'
+            echo 19
+        case '14 types'
+            echo 21
+        case '27 install'
+            echo 28
+        case '30 issue'
+            echo 31
+        case '30 list'
+            echo 33
+        case '30 revoke'
+            echo 35
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
-        case 1
+            printf '%s\n' 'bridge' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+        case 2
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 13
+        case 14
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
-        case 26
+        case 27
             printf '%s\n' 'install'
+        case 30
+            printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
 function __venom_echo_flags
@@ -82,11 +100,11 @@ function __venom_echo_flags
         case 3
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 4
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 5
             printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 6
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 7
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 8
@@ -94,68 +112,84 @@ function __venom_echo_flags
         case 9
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 10
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 11
             printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 12
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
-            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
             printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
             printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
             printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
             printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 29
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 30
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 33
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 34
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 35
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 36
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_echo_choices
     switch "$argv[1] $argv[2]"
-        case '13 --style'
+        case '14 --style'
             printf '%s\n' 'plain' 'upper'
-        case '16 --code'
-            printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
         case '17 --code'
             printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
-        case '20 --flag'
-            printf '%s\n' 'true' 'false'
-        case '20 --mode'
-            printf '%s\n' 'fast' 'safe'
+        case '18 --code'
+            printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
         case '21 --flag'
             printf '%s\n' 'true' 'false'
         case '21 --mode'
             printf '%s\n' 'fast' 'safe'
-        case '22 --follow'
+        case '22 --flag'
             printf '%s\n' 'true' 'false'
-        case '23 --max-grant'
+        case '22 --mode'
+            printf '%s\n' 'fast' 'safe'
+        case '23 --follow'
+            printf '%s\n' 'true' 'false'
+        case '24 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '27 --force'
-            printf '%s\n' 'true' 'false'
         case '28 --force'
+            printf '%s\n' 'true' 'false'
+        case '29 --force'
             printf '%s\n' 'true' 'false'
     end
 end
