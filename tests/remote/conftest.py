@@ -19,8 +19,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "integration"))
 
-from integration_kit import Daemon  # noqa: E402
-from remote_kit import SSHD, Sshd  # noqa: E402
+from integration_kit import Daemon
+from remote_kit import SSHD, Sshd
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
