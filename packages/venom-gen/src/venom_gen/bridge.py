@@ -147,7 +147,8 @@ def _check_hello(
         if isinstance(request_id, (dict, list, float, bool)):
             request_id = None
         if value.get("verb") != "hello":
-            raise _Refusal(_denied("no_hello", "the first message must be a hello request"))
+            error = _denied("no_hello", "the first message must be a hello request")
+            raise _Refusal(error, request_id)
         params = value.get("params")
     auth = params.get("auth") if isinstance(params, dict) else None
     token = auth.get("token") if isinstance(auth, dict) else None
@@ -188,38 +189,52 @@ def _write_all(fd: int, data: bytes | bytearray) -> None:
 
 
 def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
-    """Copy stdin -> socket and socket -> stdout until either side closes.
+    """Copy stdin -> socket and socket -> stdout until the daemon or the client is gone.
 
     Both directions are buffered (at most `_WINDOW` each, then that source is not read until
     the buffer drains), so a peer that stops reading slows its own direction only and the
-    two directions can never deadlock each other.
+    two directions can never deadlock each other. EOF on stdin is passed on as a half-close
+    (the daemon answers the calls in flight, then closes: rfcs/0006 §2.3); a client that is
+    gone altogether (stdout hung up) ends the bridge at once.
     """
     to_out = bytearray()
     sock_fd = sock.fileno()
+    in_open = True
+    gone = select.POLLERR | select.POLLHUP
     while True:
         poller = select.poll()
-        if len(to_sock) < _WINDOW:
+        if in_open and len(to_sock) < _WINDOW:
             poller.register(0, select.POLLIN)
         sock_mask = select.POLLIN if len(to_out) < _WINDOW else 0
         if to_sock:
             sock_mask |= select.POLLOUT
         poller.register(sock_fd, sock_mask)
-        if to_out:
-            poller.register(1, select.POLLOUT)
+        # Registered even with nothing to write: POLLERR/POLLHUP say the client went away.
+        poller.register(1, select.POLLOUT if to_out else 0)
         for fd, happened in poller.poll():
             if fd == 0:
                 chunk = os.read(0, _CHUNK)
-                if not chunk:
-                    return  # the remote client is gone, and so its connection (rfcs/0006 §2.3)
-                to_sock += chunk
+                if chunk:
+                    to_sock += chunk
+                    continue
+                in_open = False
+                _send_all(sock, to_sock)
+                sock.shutdown(_socket.SHUT_WR)
             elif fd == 1:
-                with contextlib.suppress(BlockingIOError):
-                    del to_out[: os.write(1, to_out)]
+                if happened & select.POLLOUT and to_out:
+                    try:
+                        del to_out[: os.write(1, to_out)]
+                    except BlockingIOError:
+                        pass
+                elif happened & gone:
+                    return  # the client is gone: so is its connection
             else:
                 if happened & select.POLLOUT and to_sock:
-                    with contextlib.suppress(BlockingIOError):
+                    try:
                         del to_sock[: sock.send(to_sock)]
-                if happened & (select.POLLIN | select.POLLHUP | select.POLLERR):
+                    except BlockingIOError:
+                        pass
+                if happened & (select.POLLIN | gone):
                     try:
                         chunk = sock.recv(_CHUNK)
                     except BlockingIOError:
@@ -228,6 +243,14 @@ def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
                         _write_all(1, to_out)  # the daemon's last words reach the client
                         return
                     to_out += chunk
+
+
+def _send_all(sock: _socket.socket, data: bytearray) -> None:
+    while data:
+        try:
+            del data[: sock.send(data)]
+        except BlockingIOError:
+            select.select([], [sock], [])
 
 
 def _nonblocking(fd: int) -> int:

@@ -89,7 +89,11 @@ def run_mcp(
         log.error("cannot build the MCP catalog from the model: %s", exc)
         return 2
     upstream = DaemonUpstream(
-        socket_path, client_name=f"{tool}-mcp", client_version=tool_version, token=token
+        socket_path,
+        client_name=f"{tool}-mcp",
+        client_version=tool_version,
+        token=token,
+        tool=tool,
     )
     return run_server(build_server(tools, upstream, name=tool, version=tool_version))
 
