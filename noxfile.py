@@ -103,7 +103,7 @@ def types(session: nox.Session) -> None:
     tests = [str(p) for p in Path("tests").glob("*.py")]
     for target in (
         tests,
-        *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak")),
+        *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak", "remote")),
     ):
         session.run("mypy", *target)
     for package in PACKAGES:

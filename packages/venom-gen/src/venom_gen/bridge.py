@@ -222,18 +222,14 @@ def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
                 sock.shutdown(_socket.SHUT_WR)
             elif fd == 1:
                 if happened & select.POLLOUT and to_out:
-                    try:
+                    with contextlib.suppress(BlockingIOError):
                         del to_out[: os.write(1, to_out)]
-                    except BlockingIOError:
-                        pass
                 elif happened & gone:
                     return  # the client is gone: so is its connection
             else:
                 if happened & select.POLLOUT and to_sock:
-                    try:
+                    with contextlib.suppress(BlockingIOError):
                         del to_sock[: sock.send(to_sock)]
-                    except BlockingIOError:
-                        pass
                 if happened & (select.POLLIN | gone):
                     try:
                         chunk = sock.recv(_CHUNK)
