@@ -18,13 +18,12 @@ import contextlib
 import os
 import select
 from time import monotonic
+from typing import TYPE_CHECKING
 
 from venom_proto import VenomError
 from venom_proto.conventions import read_owner_token, resolve_socket_path
 from venom_proto.stdjson import std_dumps, std_loads
 
-# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every start.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any

@@ -16,22 +16,24 @@ import contextlib
 import os
 from dataclasses import dataclass
 from time import monotonic, sleep
+from typing import TYPE_CHECKING
 
 from ._core.errors import VenomError
 
-# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
 __all__ = (
+    "EXIT_GRACE",
     "SSH_COMMAND_ENV",
     "SSH_SCHEME",
+    "STDERR_KEPT",
     "SshChild",
     "SshTarget",
     "is_ssh_url",
     "parse_ssh_url",
+    "remote_tool",
     "ssh_argv",
     "ssh_failure",
     "token_auth",

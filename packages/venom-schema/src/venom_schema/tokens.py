@@ -27,6 +27,7 @@ from .grants import write_private
 
 __all__ = (
     "ISSUABLE_GRANTS",
+    "MAX_EXPIRES_IN",
     "MAX_TOKENS",
     "TOKEN_PREFIX",
     "IssuedToken",
