@@ -184,6 +184,13 @@ def bench_peers(session: nox.Session) -> None:
     session.run("python", "-m", "bench.bench_peers", env={"PYTHONPATH": os.getcwd()})
 
 
+@nox.session(name="bench-remote", python=PYTHON)
+def bench_remote(session: nox.Session) -> None:
+    """The same client on the local socket and through ssh + bridge (needs OpenSSH), one run."""
+    sync(session, "--all-packages")
+    session.run("python", "-m", "bench.bench_remote", env={"PYTHONPATH": os.getcwd()})
+
+
 @nox.session(name="zon-oracle", python=PYTHON)
 def zon_oracle(session: nox.Session) -> None:
     """Compare the ZON reader with the real Zig compiler on a corpus plus generated inputs."""
