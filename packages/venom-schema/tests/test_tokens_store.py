@@ -124,7 +124,10 @@ def test_a_store_others_could_write_is_not_trusted(store: TokenStore) -> None:
     _, text = store.issue("m", ["read"])
     os.chmod(store.path, 0o644)
     assert check_token(text, store.path) == "unknown"
-    assert list(TokenStore(store.path)) == []
+    reloaded = TokenStore(store.path)
+    assert list(reloaded) == []
+    assert reloaded.problem is not None
+    assert "mode 644" in reloaded.problem
     os.chmod(store.path, 0o600)
     link = store.path + ".link"
     os.symlink(store.path, link)

@@ -184,7 +184,12 @@ _UNKNOWN = _Refused(_FLOOR)
 
 
 def _load(path: str) -> list[IssuedToken]:
-    """The entries of the store at ``path``; nothing for a missing or untrustworthy file.
+    """The entries of the store at ``path``; nothing for a missing or untrustworthy file."""
+    return _read_store(path)[0]
+
+
+def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
+    """The store's entries, and why the file was not trusted (None when it was, or is absent).
 
     The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
     else could write would let them mint grants.
@@ -192,17 +197,18 @@ def _load(path: str) -> list[IssuedToken]:
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
-    except OSError:
-        return []
+    except FileNotFoundError:
+        return [], None
+    except OSError as exc:
+        return [], f"cannot open it ({exc.strerror or exc}; a symlink is not followed)"
     try:
         st = os.fstat(fd)
-        if (
-            not stat.S_ISREG(st.st_mode)
-            or st.st_uid != os.getuid()
-            or st.st_mode & 0o077
-            or st.st_size > _MAX_FILE
-        ):
-            return []
+        if not stat.S_ISREG(st.st_mode):
+            return [], "it is not a regular file"
+        if st.st_uid != os.getuid() or st.st_mode & 0o077:
+            return [], f"it is owned by uid {st.st_uid} with mode {st.st_mode & 0o777:o}, not 600"
+        if st.st_size > _MAX_FILE:
+            return [], f"it is {st.st_size} bytes; the limit is {_MAX_FILE}"
         chunks = []
         while chunk := os.read(fd, 65536):
             chunks.append(chunk)
@@ -211,11 +217,11 @@ def _load(path: str) -> list[IssuedToken]:
     try:
         document = json.loads(b"".join(chunks))
     except ValueError:
-        return []
+        return [], "it is not valid JSON"
     records = document.get("tokens") if isinstance(document, dict) else None
     if not isinstance(records, list):
-        return []
-    return [e for e in map(IssuedToken.from_record, records) if e is not None]
+        return [], "it holds no token list"
+    return [e for e in map(IssuedToken.from_record, records) if e is not None], None
 
 
 def check_token(text: object, path: str, now: float | None = None) -> TokenState:
@@ -238,7 +244,10 @@ class TokenStore:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._by_id: dict[str, IssuedToken] = {e.id: e for e in _load(path)}
+        entries, problem = _read_store(path)
+        #: Why the file on disk was ignored at load (no token from it is valid), or None.
+        self.problem = problem
+        self._by_id: dict[str, IssuedToken] = {e.id: e for e in entries}
 
     def __iter__(self) -> Iterator[IssuedToken]:
         return iter(sorted(self._by_id.values(), key=lambda e: (e.created, e.name)))

@@ -26,6 +26,13 @@ class TokenVerbs:
     def __init__(self, tool: str, environ: Mapping[str, str] | None = None) -> None:
         self.store = TokenStore(store_path(tool, environ))
         self._log = logging.getLogger(tool)
+        if self.store.problem is not None:
+            self._log.warning(
+                "ignoring the token store %s: %s; no issued token is valid until it is fixed "
+                "or replaced by the next token.issue",
+                self.store.path,
+                self.store.problem,
+            )
 
     def _saving(self, exc: OSError) -> VenomError:
         reason = str(exc.strerror or exc)
