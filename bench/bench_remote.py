@@ -15,10 +15,8 @@ machine, the ratios less so (both sides run in the same minute).
 from __future__ import annotations
 
 import os
-import shutil
 import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -31,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "remote"))
 sys.path.insert(0, str(ROOT / "tests" / "integration"))
 
-from integration_kit import Daemon  # noqa: E402
-from remote_kit import Sshd  # noqa: E402
+from remote_kit import running_remote  # noqa: E402
 
 SEQUENTIAL = 2000
 PIPELINED = 50_000
@@ -121,41 +118,25 @@ def _pipelined_per_s(url: str, token: str) -> float:
 
 
 def run() -> dict[str, Any]:
-    root = Path(tempfile.mkdtemp(prefix="vbr", dir="/tmp"))
-    daemon = Daemon(root)
-    venv_bin = os.path.dirname(daemon.command)
-    sshd = Sshd(
-        root,
-        session_env={
-            "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
-            "HOME": daemon.env["HOME"],
-            "XDG_RUNTIME_DIR": daemon.env["XDG_RUNTIME_DIR"],
-        },
-        bridge_socket=daemon.socket,
-    )
     saved = os.environ.get("VENOM_SSH_COMMAND")
     try:
-        daemon.start()
-        sshd.start()
-        os.environ["VENOM_SSH_COMMAND"] = sshd.ssh_env["VENOM_SSH_COMMAND"]
-        token = daemon.token()
-        local, remote = daemon.socket, sshd.url(daemon.socket)
-        results: dict[str, Any] = {}
-        for name, measure in (
-            ("connect_ms", _connect_ms),
-            ("sequential_us", _sequential_us),
-            ("pipelined_per_s", _pipelined_per_s),
-        ):
-            results[name] = {"local": measure(local, token), "ssh": measure(remote, token)}
-        return results
+        with running_remote() as (daemon, sshd):
+            os.environ["VENOM_SSH_COMMAND"] = sshd.ssh_env["VENOM_SSH_COMMAND"]
+            token = daemon.token()
+            local, remote = daemon.socket, sshd.url(daemon.socket)
+            results: dict[str, Any] = {}
+            for name, measure in (
+                ("connect_ms", _connect_ms),
+                ("sequential_us", _sequential_us),
+                ("pipelined_per_s", _pipelined_per_s),
+            ):
+                results[name] = {"local": measure(local, token), "ssh": measure(remote, token)}
+            return results
     finally:
         if saved is None:
             os.environ.pop("VENOM_SSH_COMMAND", None)
         else:
             os.environ["VENOM_SSH_COMMAND"] = saved
-        sshd.stop()
-        daemon.stop()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def main() -> int:

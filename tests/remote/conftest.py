@@ -6,11 +6,9 @@ names of their own. Every test here is marked ``sshd``; the default run includes
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "integration"))
 
 from integration_kit import Daemon
-from remote_kit import SSHD, Sshd
+from remote_kit import SSHD, Sshd, running_remote
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -35,25 +33,5 @@ def remote() -> Iterator[tuple[Daemon, Sshd]]:
     """A running daemon and an sshd whose sessions see the daemon's environment."""
     if not (os.access(SSHD, os.X_OK) and shutil.which("ssh")):
         pytest.skip("OpenSSH (openssh-server, openssh-client) is not installed")
-    root = Path(tempfile.mkdtemp(prefix="vr", dir="/tmp"))
-    daemon = Daemon(root)
-    venv_bin = os.path.dirname(daemon.command)
-    sshd = Sshd(
-        root,
-        session_env={
-            "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
-            "HOME": daemon.env["HOME"],
-            "XDG_RUNTIME_DIR": daemon.env["XDG_RUNTIME_DIR"],
-            "XDG_CONFIG_HOME": daemon.env["XDG_CONFIG_HOME"],
-        },
-        bridge_socket=daemon.socket,
-    )
-    try:
-        daemon.start()
-        sshd.start()
-        yield daemon, sshd
-    finally:
-        with contextlib.suppress(Exception):
-            sshd.stop()
-        daemon.stop()
-        shutil.rmtree(root, ignore_errors=True)
+    with running_remote() as both:
+        yield both

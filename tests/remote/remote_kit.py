@@ -9,12 +9,17 @@ key and one forced-command key (``command="venom-echo bridge --socket ..."``). I
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+from integration_kit import Daemon
 
 SSHD = "/usr/sbin/sshd"
 TIMEOUT = 15.0
@@ -144,3 +149,31 @@ class Sshd:
                 proc.kill()
                 proc.wait(TIMEOUT)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def running_remote() -> Iterator[tuple[Daemon, Sshd]]:
+    """A running venom-echo and an sshd whose sessions see the daemon's environment (its
+    ``PATH`` with this venv first, ``HOME`` and XDG directories); all removed afterwards."""
+    root = Path(tempfile.mkdtemp(prefix="vr", dir="/tmp"))
+    daemon = Daemon(root)
+    venv_bin = os.path.dirname(daemon.command)
+    sshd = Sshd(
+        root,
+        session_env={
+            "PATH": f"{venv_bin}:/usr/local/bin:/usr/bin:/bin",
+            "HOME": daemon.env["HOME"],
+            "XDG_RUNTIME_DIR": daemon.env["XDG_RUNTIME_DIR"],
+            "XDG_CONFIG_HOME": daemon.env["XDG_CONFIG_HOME"],
+        },
+        bridge_socket=daemon.socket,
+    )
+    try:
+        daemon.start()
+        sshd.start()
+        yield daemon, sshd
+    finally:
+        with contextlib.suppress(Exception):
+            sshd.stop()
+        daemon.stop()
+        shutil.rmtree(root, ignore_errors=True)
