@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
-from integration_kit import venom_echo_command
+import pytest
+from integration_kit import Daemon, hello_params, request, venom_echo_command
+from remote_kit import Sshd
+
+from venom_proto.sync_client import SyncClient
 
 TIMEOUT = 20.0
 
@@ -62,3 +68,75 @@ def test_no_hello_in_time_or_too_large_is_refused() -> None:
     )
     assert out.returncode == 4
     assert json.loads(out.stdout)["error"]["data"]["reason"] == "too_large"
+
+
+def _bridges() -> set[int]:
+    """Pids of running ``... bridge --socket ...`` processes of venom-echo."""
+    found = set()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(a.endswith(b"venom-echo") for a in argv[:2]) and b"bridge" in argv:
+            found.add(int(pid))
+    return found
+
+
+def test_a_gone_client_ends_the_bridge_even_on_a_quiet_stream(
+    remote: tuple[Daemon, Sshd],
+) -> None:
+    """The client goes away during an endless, quiet ``events`` stream: the bridge exits."""
+    daemon, _ = remote
+    hello = {"id": 1, "verb": "hello", "params": hello_params(token=daemon.token())}
+    follow = request(2, "events", {"follow": True})
+    proc = subprocess.Popen(
+        [venom_echo_command(), "bridge", "--socket", daemon.socket],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=daemon.env,
+    )
+    try:
+        assert proc.stdin is not None
+        assert proc.stdout is not None
+        proc.stdin.write(json.dumps(hello).encode() + b"\n" + follow + b"\n")
+        proc.stdin.flush()
+        assert json.loads(proc.stdout.readline())["ok"]["proto"] == 1
+        proc.stdin.close()  # half-close: the stream goes on
+        time.sleep(0.3)
+        assert proc.poll() is None
+        proc.stdout.close()  # the client is gone altogether
+        assert proc.wait(timeout=5) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_ssh_killed_leaves_no_bridge_behind(
+    remote: tuple[Daemon, Sshd], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGKILL to the client's ssh during a quiet stream: the remote bridge exits too."""
+    daemon, sshd = remote
+    monkeypatch.setenv("VENOM_SSH_COMMAND", sshd.ssh_env["VENOM_SSH_COMMAND"])
+    before = _bridges()
+    client = SyncClient(
+        sshd.url(daemon.socket), client_name="t", client_version="0", auth={"token": daemon.token()}
+    )
+    try:
+        client.stream("events", {"follow": True})
+        new = _bridges() - before
+        assert len(new) == 1
+        ssh = client._ssh  # the test reaches in for the child's pid only
+        assert ssh is not None
+        os.kill(ssh.pid, signal.SIGKILL)
+        deadline = time.monotonic() + 5
+        while new & _bridges() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not new & _bridges()
+    finally:
+        client.close()
