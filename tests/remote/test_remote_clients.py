@@ -309,3 +309,15 @@ def test_revocation_applies_to_an_open_connection(
     assert mine["state"] == "revoked"
     assert "token" not in mine
     assert not any("sha256" in t for t in listed)
+
+
+def test_no_daemon_behind_the_bridge_is_not_running(remote: tuple[Daemon, Sshd]) -> None:
+    """The bridge passes ``unavailable.not_running`` back in the caller's framing: exit 6."""
+    daemon, sshd = remote
+    token = issue(daemon, ["read"])
+    missing = str(daemon.root / "nowhere" / "venom-echo.sock")
+    env = {**sshd.ssh_env, "VENOM_ECHO_TOKEN": token}
+    out = daemon.cli("--socket", sshd.url(missing), "ping", "--json", env=env)
+    assert out.returncode == 6, out.stdout + out.stderr
+    error = json.loads(out.stdout)["error"]
+    assert (error["code"], error["data"]["socket"]) == ("unavailable.not_running", missing)
