@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -140,3 +141,29 @@ def test_ssh_killed_leaves_no_bridge_behind(
         assert not new & _bridges()
     finally:
         client.close()
+
+
+def test_a_silent_client_is_refused_at_the_hello_deadline() -> None:
+    """No first message within the bound: denied.auth with reason timeout, exit 4."""
+    script = (
+        "import os, sys; from venom_gen import bridge; bridge.HELLO_TIMEOUT = 0.3; "
+        "sys.exit(bridge.run_bridge('venom-echo', '/nonexistent/x.sock', os.environ))"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # stdin stays open and silent
+        assert proc.wait(timeout=TIMEOUT) == 4
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stdin is not None:
+            proc.stdin.close()
+    error = json.loads(line)["error"]
+    assert (error["code"], error["data"]["reason"]) == ("denied.auth", "timeout")
