@@ -321,3 +321,11 @@ def test_no_daemon_behind_the_bridge_is_not_running(remote: tuple[Daemon, Sshd])
     assert out.returncode == 6, out.stdout + out.stderr
     error = json.loads(out.stdout)["error"]
     assert (error["code"], error["data"]["socket"]) == ("unavailable.not_running", missing)
+
+
+def test_doctor_over_ssh_checks_the_daemon_not_local_files(remote: tuple[Daemon, Sshd]) -> None:
+    """``doctor --socket ssh://...``: no local path checks; the daemon and schema through ssh."""
+    out = cli(remote, "doctor", "--json")
+    assert out.returncode == 0, out.stdout + out.stderr
+    checks = {c["name"]: c["status"] for c in json.loads(out.stdout)["checks"]}
+    assert checks == {"transport": "ok", "daemon": "ok", "schema": "ok"}
