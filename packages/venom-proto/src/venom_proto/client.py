@@ -43,6 +43,10 @@ class AsyncClient:
     Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
     a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
     :class:`VenomError`, as for the sync client.
+
+    ``socket_path`` may be ``ssh://[user@]host[:port][/path]`` (rfcs/0006): the client then
+    runs ``ssh ... <tool> bridge`` and speaks over its pipes (``tool``: the remote tool, by
+    default the path's ``<tool>.sock`` stem; ``auth`` defaults to ``<TOOL>_TOKEN``).
     """
 
     def __init__(
