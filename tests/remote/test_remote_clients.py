@@ -137,8 +137,10 @@ def test_async_client_pipelines_streams_and_cancels(ssh_env: str) -> None:
             with anyio.move_on_after(0.3):
                 await c.call("echo.repeat", {"text": "s", "count": 1000, "interval_ms": 50})
             assert await c.call("ping") == {}
+            assert len(_children_named_ssh()) == 1  # one ssh for the whole connection
 
     anyio.run(run)
+    assert _children_named_ssh() == set()  # closing reaped it
 
 
 def test_async_client_binary_frames_over_ssh(ssh_env: str) -> None:
