@@ -331,3 +331,30 @@ def test_doctor_over_ssh_checks_the_daemon_not_local_files(remote: tuple[Daemon,
     assert out.returncode == 0, out.stdout + out.stderr
     checks = {c["name"]: c["status"] for c in json.loads(out.stdout)["checks"]}
     assert checks == {"transport": "ok", "daemon": "ok", "schema": "ok"}
+
+
+def test_cli_ctrl_c_over_ssh_cancels_and_exits_8(remote: tuple[Daemon, Sshd]) -> None:
+    """Ctrl-C during a remote stream: the cancel travels over the live link; exit 8."""
+    daemon, sshd = remote
+    env = {
+        **daemon.env,
+        **sshd.ssh_env,
+        "VENOM_ECHO_SOCKET": sshd.url(daemon.socket),
+        "VENOM_ECHO_TOKEN": daemon.token(),
+    }
+    proc = subprocess.Popen(
+        [daemon.command, "echo.repeat", "--text", "c", "--count", "1000", "--interval-ms", "20",
+         "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 8, err
+    assert json.loads(out.splitlines()[-1])["error"]["code"] == "cancelled"
