@@ -155,7 +155,7 @@ class Sshd:
 def running_remote() -> Iterator[tuple[Daemon, Sshd]]:
     """A running venom-echo and an sshd whose sessions see the daemon's environment (its
     ``PATH`` with this venv first, ``HOME`` and XDG directories); all removed afterwards."""
-    root = Path(tempfile.mkdtemp(prefix="vr", dir="/tmp"))
+    root = Path(tempfile.mkdtemp(prefix="vssh", dir="/tmp"))
     daemon = Daemon(root)
     venv_bin = os.path.dirname(daemon.command)
     sshd = Sshd(
