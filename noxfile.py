@@ -103,7 +103,7 @@ def types(session: nox.Session) -> None:
     tests = [str(p) for p in Path("tests").glob("*.py")]
     for target in (
         tests,
-        *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak")),
+        *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak", "remote")),
     ):
         session.run("mypy", *target)
     for package in PACKAGES:
@@ -209,6 +209,13 @@ def bench_peers(session: nox.Session) -> None:
     """venom-echo vs gRPC, varlink, JSON-RPC, the MCP SDK server and socat (needs socat)."""
     sync(session, "--all-packages", "--group", "peers")
     session.run("python", "-m", "bench.bench_peers", env={"PYTHONPATH": os.getcwd()})
+
+
+@nox.session(name="bench-remote", python=PYTHON)
+def bench_remote(session: nox.Session) -> None:
+    """The same client on the local socket and through ssh + bridge (needs OpenSSH), one run."""
+    sync(session, "--all-packages")
+    session.run("python", "-m", "bench.bench_remote", env={"PYTHONPATH": os.getcwd()})
 
 
 @nox.session(name="zon-oracle", python=PYTHON)

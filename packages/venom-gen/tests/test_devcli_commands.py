@@ -175,7 +175,7 @@ def test_man_page_by_name_with_or_without_suffix(demo: Path) -> None:
 def test_man_unknown_page(demo: Path) -> None:
     result = invoke("man", str(demo), "--page", "demo-nope")
     assert result.exit_code == 1
-    assert "no man page 'demo-nope'; pages: demo-completion-bash.1," in result.stderr
+    assert "no man page 'demo-nope'; pages: demo-bridge.1, demo-completion-bash.1," in result.stderr
 
 
 def test_man_without_out_or_page_is_a_usage_error(demo: Path) -> None:

@@ -21,6 +21,7 @@ AGENT = [
     "completion.bash",
     "completion.fish",
     "completion.zsh",
+    "bridge",
     "config.check",
     "config.get",
     "config.reload",
@@ -36,6 +37,9 @@ AGENT = [
     "shutdown",
     "skill",
     "skill.install",
+    "token.issue",
+    "token.list",
+    "token.revoke",
 ]
 
 
@@ -56,7 +60,8 @@ def test_default_merge_has_every_shared_verb() -> None:
 
 
 def test_dispatch_metadata() -> None:
-    """RFC-0004 §7: hello/cancel are transport operations, serve/mcp local, the rest daemon."""
+    """RFC-0004 §7: hello/cancel are transport operations, serve/mcp/bridge local, the rest
+    daemon (rfcs/0006 §2)."""
     verbs = by_name(model())
     assert {n for n, v in verbs.items() if v.get("dispatch") == "transport"} == {"hello", "cancel"}
     assert {n for n, v in verbs.items() if v.get("dispatch") == "local"} == {
@@ -69,6 +74,7 @@ def test_dispatch_metadata() -> None:
         "completion.fish",
         "man",
         "man.install",
+        "bridge",
     }
     assert "dispatch" not in verbs["ping"]
     assert verbs["ping"]["grant"] == "none"

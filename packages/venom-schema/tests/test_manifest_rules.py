@@ -225,7 +225,8 @@ ROWS: list[tuple[str, Callable[[], ZonValue], str]] = [
     (
         "verb-bridge",
         lambda: manifest(verb("bridge")),
-        'verbs[bridge].name: verb name "bridge" is reserved (RFC-0002 §8)',
+        'verbs[bridge]: "bridge" is a shared verb of the agent bundle; '
+        "products must not declare it",
     ),
     (
         "mcp-too-long",

@@ -9,7 +9,7 @@ import shutil
 import socket
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -98,7 +98,7 @@ def daemon() -> Iterator[tuple[str, str]]:
     path = str(directory / "e.sock")
     token = install_owner_token(path)
 
-    def grants_for(info: ConnectionInfo) -> frozenset[str]:
+    def grants_for(info: ConnectionInfo) -> Container[str]:
         return grants_for_connection(info, token)
 
     verbs = build_verbs(MODEL, {"echo": echo, "count": count, "wipe": wipe}, grants_for=grants_for)

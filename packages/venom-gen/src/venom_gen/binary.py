@@ -47,6 +47,11 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
         return run_service_install(product, rest, os.environ)
 
+    def bridge(rest: list[str]) -> int:
+        from venom_gen.bridge import run_bridge
+
+        return run_bridge(product.tool, flag_value(rest, "--socket"), os.environ)
+
     def local_verb(name: str) -> Callable[[list[str]], int]:
         return lambda rest: product.local_verb(name)(product, rest)
 
@@ -63,6 +68,7 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
         "doctor": doctor,
         "mcp.config": mcp_config,
         "service.install": service_install,
+        "bridge": bridge,
     }
     # completion.*, man, man.install: the generated files for the user's shell (rfcs/0001 §9).
     local.update((name, shell_verb(name)) for name in SHELL_VERBS)

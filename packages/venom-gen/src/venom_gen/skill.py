@@ -30,7 +30,8 @@ def _conventions(tool: str, verbs: list[Verb]) -> list[str]:
         f"- `--socket PATH` (or `${env}`) selects the daemon socket. A daemon that accepts but "
         "does not answer hello within 10 s (`$"
         f"{env.removesuffix('_SOCKET')}_CONNECT_TIMEOUT`) fails with "
-        "`unavailable.unresponsive`, exit 6.",
+        "`unavailable.unresponsive`, exit 6. `ssh://[user@]host[:port][/path]` reaches a "
+        f"daemon on another host, with the token in `${env.removesuffix('_SOCKET')}_TOKEN`.",
         "",
         "| Exit | Class |",
         "| --- | --- |",

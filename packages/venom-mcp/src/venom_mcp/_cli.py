@@ -102,6 +102,7 @@ def run_mcp(
         client_version=tool_version,
         token=token,
         not_running_hint=not_running_hint,
+        tool=tool,
     )
     return run_server(build_server(tools, upstream, name=tool, version=tool_version))
 

@@ -51,7 +51,8 @@ class DaemonUpstream:
     Use as ``async with upstream:`` around all calls (``build_server`` does, in the server's
     lifespan). The adapter authenticates as the owner (rfcs/0005-local-grants.md §3):
     ``hello.auth`` holds ``token`` if given, else the token file beside the socket when it is
-    readable, read again on every (re)connect.
+    readable, read again on every (re)connect. An ``ssh://`` socket (rfcs/0006) reaches the
+    daemon through ``ssh ... <tool> bridge``, with ``<TOOL>_TOKEN`` when no token is given.
     """
 
     def __init__(
@@ -62,12 +63,17 @@ class DaemonUpstream:
         client_version: str,
         token: str | None = None,
         not_running_hint: str | None = None,
+        tool: str | None = None,
     ) -> None:
         self.socket_path = socket_path
         #: Added to ``unavailable.not_running`` messages: the likely cause, and its fix.
         self.not_running_hint = not_running_hint
         self._links = Links(
-            socket_path, client_name=client_name, client_version=client_version, token=token
+            socket_path,
+            client_name=client_name,
+            client_version=client_version,
+            token=token,
+            tool=tool,
         )
         self._item_checks: dict[str, Callable[[Any], Any]] = {}
 

@@ -22,7 +22,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from venom_mcp._deps import VenomError
-from venom_proto.conventions import owner_auth, token_path
+from venom_proto.conventions import env_var, owner_auth, token_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient
@@ -68,8 +68,10 @@ class Links:
         client_name: str,
         client_version: str,
         token: str | None = None,
+        tool: str | None = None,
     ) -> None:
         self.socket_path = socket_path
+        self.tool = tool
         self.client_name = client_name
         self.client_version = client_version
         self.token = token
@@ -156,7 +158,15 @@ class Links:
             link.closing.set()
 
     def _auth(self) -> dict[str, Any] | None:
-        return {"token": self.token} if self.token is not None else owner_auth(self.socket_path)
+        if self.token is not None:
+            return {"token": self.token}
+        if self.tool is not None:
+            env_token = os.environ.get(env_var(self.tool, "TOKEN"), "").strip()
+            if env_token:
+                return {"token": env_token}  # rfcs/0006 §4, for a local socket too
+        if self.socket_path.startswith("ssh://"):
+            return None  # AsyncClient then reads <TOOL>_TOKEN itself
+        return owner_auth(self.socket_path)
 
     async def _hold(self, stamp: Stamp, *, task_status: TaskStatus[Link]) -> None:
         """Connect, hand the link to ``start``'s caller, keep it open until it is closed."""
@@ -168,6 +178,7 @@ class Links:
             client_version=self.client_version,
             caps=("cancel",),
             auth=self._auth(),
+            tool=self.tool,
         )
         await client.__aenter__()  # a failure here is raised in start()'s caller
         try:

@@ -13,10 +13,10 @@ import contextlib
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-from anyio.abc import SocketStream, TaskGroup, TaskStatus
+from anyio.abc import ByteStream, TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ._client_binary import BinaryClientCore
@@ -26,6 +26,9 @@ from ._core._json import dumps, loads
 from ._core.errors import VenomError
 from ._core.frames import Frame
 from ._core.replies import Reply
+
+if TYPE_CHECKING:
+    from ._ssh_async import SshLink
 
 __all__ = ("AsyncClient", "AsyncStreamCall")
 
@@ -40,6 +43,10 @@ class AsyncClient:
     Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
     a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
     :class:`VenomError`, as for the sync client.
+
+    ``socket_path`` may be ``ssh://[user@]host[:port][/path]`` (rfcs/0006): the client then
+    runs ``ssh ... <tool> bridge`` and speaks over its pipes (``tool``: the remote tool, by
+    default the path's ``<tool>.sock`` stem; ``auth`` defaults to ``<TOOL>_TOKEN``).
     """
 
     def __init__(
@@ -52,8 +59,15 @@ class AsyncClient:
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         binary: bool = False,
+        tool: str | None = None,
     ) -> None:
         self.socket_path = socket_path
+        self._tool = tool
+        self._ssh: SshLink | None = None
+        if auth is None and socket_path.startswith("ssh://"):
+            from .ssh import parse_ssh_url, remote_tool, token_auth
+
+            auth = token_auth(remote_tool(parse_ssh_url(socket_path), tool))
         self._hello = hello_params(
             client_name=client_name,
             client_version=client_version,
@@ -63,7 +77,7 @@ class AsyncClient:
         )
         core_type = BinaryClientCore if binary else ClientCore
         self._core: ClientCore = core_type(loads=loads, dumps=dumps, max_frame=max_frame)
-        self._stream: SocketStream | None = None
+        self._stream: ByteStream | None = None
         self._tg: TaskGroup | None = None
         self._io_scopes: list[anyio.CancelScope] = []
         self._out = bytearray()
@@ -81,14 +95,26 @@ class AsyncClient:
         self.hello_result: dict[str, Any] = {}
 
     async def __aenter__(self) -> AsyncClient:
-        path = prepare_socket_path(self.socket_path)
-        try:
-            self._stream = await anyio.connect_unix(path)
-        except OSError as exc:
-            raise connect_error(path, exc) from None
+        if self.socket_path.startswith("ssh://"):
+            from ._ssh_async import open_ssh_link
+            from .ssh import parse_ssh_url, remote_tool
+
+            target = parse_ssh_url(self.socket_path)
+            self._ssh = await open_ssh_link(target, remote_tool(target, self._tool), None)
+            self._stream = self._ssh
+        else:
+            path = prepare_socket_path(self.socket_path)
+            try:
+                self._stream = await anyio.connect_unix(path)
+            except OSError as exc:
+                raise connect_error(path, exc) from None
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         try:
+            if self._ssh is not None:
+                self._io_scopes.append(
+                    await self._tg.start(self._in_scope, self._ssh.collect_stderr)
+                )
             self._io_scopes.append(await self._tg.start(self._in_scope, self._read_loop))
             self._io_scopes.append(await self._tg.start(self._in_scope, self._write_loop))
             await self._send(self._core.start(self._hello))
@@ -154,7 +180,13 @@ class AsyncClient:
                 self._out_drained.set()
                 self._out_drained = anyio.Event()
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
-            self._fail(disconnected(exc))
+            self._fail(await self._lost(exc))
+
+    async def _lost(self, exc: BaseException | None = None) -> VenomError:
+        """The error for a link that ended: ssh's own story when there is an ssh child."""
+        if self._ssh is None:
+            return disconnected(exc)
+        return await self._ssh.failure(after_hello=self._core.hello_done)
 
     def _fail(self, error: VenomError) -> VenomError:
         """Fail the connection (the first error wins) and wake everyone waiting on it."""
@@ -195,7 +227,7 @@ class AsyncClient:
         except VenomError as exc:
             self._fail(exc)
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            self._fail(disconnected())
+            self._fail(await self._lost())
 
     async def _after_frames(self, core: BinaryClientCore) -> None:
         while core.frames:

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
+    from .ssh import SshChild
+
 __all__ = ("CONNECT_TIMEOUT", "StreamCall", "SyncClient")
 
 _RECV = 65536
@@ -44,6 +46,11 @@ class SyncClient:
     seconds (``None``: no bound), ``timeout`` when one read or write waits longer than
     ``timeout`` seconds (``None``, the default: a verb may run as long as it runs),
     ``unavailable.disconnected`` when the daemon goes away, or the daemon's error.
+
+    ``socket_path`` may be an ``ssh://[user@]host[:port][/path]`` URL (rfcs/0006): the client
+    then runs ``ssh ... <tool> bridge`` and speaks over its pipes; ``tool`` names the remote
+    tool (default: the path's ``<tool>.sock`` stem), ``auth`` defaults to ``<TOOL>_TOKEN``, and
+    ssh failing is ``unavailable.ssh`` with ssh's stderr in ``data.stderr``.
     """
 
     def __init__(
@@ -57,28 +64,35 @@ class SyncClient:
         max_frame: int | None = None,
         timeout: float | None = None,
         connect_timeout: float | None = CONNECT_TIMEOUT,
+        tool: str | None = None,
     ) -> None:
-        path = prepare_socket_path(socket_path)
-        self.socket_path = path
         self._core = ClientCore(loads=std_loads, dumps=std_dumps, max_frame=max_frame)
         self._sock: _socket.socket | None = None
+        self._ssh: SshChild | None = None
         self._timeout = timeout
         self._connect_timeout = connect_timeout
         # Until hello completes: when connect_timeout runs out (None: never).
         self._deadline = None if connect_timeout is None else monotonic() + connect_timeout
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-        try:
-            self._connect(sock, path)
-        except TimeoutError:
-            sock.close()
-            raise self._timed_out("connecting to " + path) from None
-        except OSError as exc:
-            sock.close()
-            raise connect_error(path, exc) from None
-        except BaseException:  # a bad timeout value, Ctrl-C, unresponsive: no descriptor leaks
-            sock.close()
-            raise
-        self._sock = sock
+        if socket_path.startswith("ssh://"):
+            self.socket_path = socket_path
+            auth = self._dial_ssh(socket_path, tool, auth)
+            sock = self._connected()
+        else:
+            path = prepare_socket_path(socket_path)
+            self.socket_path = path
+            sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+            try:
+                self._connect(sock, path)
+            except TimeoutError:
+                sock.close()
+                raise self._timed_out("connecting to " + path) from None
+            except OSError as exc:
+                sock.close()
+                raise connect_error(path, exc) from None
+            except BaseException:  # a bad timeout, Ctrl-C, unresponsive: no descriptor leaks
+                sock.close()
+                raise
+            self._sock = sock
         try:
             params = hello_params(
                 client_name=client_name,
@@ -101,6 +115,25 @@ class SyncClient:
             raise
 
     # -- connect and hello deadline ---------------------------------------------------------
+
+    def _dial_ssh(
+        self, url: str, tool: str | None, auth: dict[str, Any] | None
+    ) -> dict[str, Any] | None:
+        """Start ``ssh ... <tool> bridge``; returns the auth to present (rfcs/0006 §4)."""
+        from .ssh import SshChild, parse_ssh_url, remote_tool, token_auth
+
+        target = parse_ssh_url(url)
+        name = remote_tool(target, tool)
+        self._ssh = SshChild(target, name, connect_timeout=self._connect_timeout)
+        self._sock = self._ssh.sock
+        return token_auth(name) if auth is None else auth
+
+    def _lost(self, exc: BaseException | None = None) -> VenomError:
+        """The error for a link that ended: ssh's own story when there is an ssh child."""
+        ssh = self._ssh
+        error = disconnected(exc) if ssh is None else ssh.failure(after_hello=self._core.hello_done)
+        self.close()
+        return error
 
     def _connect(self, sock: _socket.socket, path: str) -> None:
         """``connect``, waiting (within the deadline) while the listen backlog is full."""
@@ -157,8 +190,7 @@ class SyncClient:
                 raise self._timed_out("sending hello") from None
             raise VenomError("timeout", "the daemon did not accept the request in time") from None
         except OSError as exc:
-            self.close()
-            raise disconnected(exc) from None
+            raise self._lost(exc) from None
 
     def _receive(self) -> None:
         try:
@@ -168,11 +200,9 @@ class SyncClient:
                 raise self._timed_out("waiting for hello") from None
             raise VenomError("timeout", "the daemon did not answer in time") from None
         except OSError as exc:
-            self.close()
-            raise disconnected(exc) from None
+            raise self._lost(exc) from None
         if not data:
-            self.close()
-            raise disconnected()
+            raise self._lost()
         try:
             self._core.receive_data(data)
         except VenomError:
@@ -213,6 +243,9 @@ class SyncClient:
         sock, self._sock = self._sock, None
         if sock is not None:
             sock.close()
+        ssh, self._ssh = self._ssh, None
+        if ssh is not None:
+            ssh.close()
 
     def __enter__(self) -> SyncClient:
         return self

@@ -14,7 +14,7 @@ import hmac
 import os
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
 from venom_proto import VenomError
@@ -22,6 +22,8 @@ from venom_proto.conventions import TOKEN_HEX_DIGITS, token_path
 
 if TYPE_CHECKING:
     from venom_proto import ConnectionInfo
+
+    from .tokens import TokenStore
 
 __all__ = (
     "ALL_GRANTS",
@@ -34,6 +36,7 @@ __all__ = (
     "install_owner_token",
     "permits",
     "remove_owner_token",
+    "write_private",
 )
 
 #: Every grant a verb can require (RFC-0004 §2), in documentation order.
@@ -83,26 +86,8 @@ class OwnerToken:
         return hmac.compare_digest(presented, self._secret)
 
     def write(self, path: str) -> None:
-        """Write the token to ``path`` atomically with mode 0600, replacing any old one.
-
-        The temporary file is created with ``O_EXCL`` and mode 0600 from the start, so no
-        reader ever sees a partial token or a wider mode.
-        """
-        tmp = f"{path}.{secrets.token_hex(6)}.tmp"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
-        try:
-            try:
-                os.fchmod(fd, 0o600)  # the umask can only narrow it; be explicit anyway
-                os.write(fd, self._secret + b"\n")
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-            raise
+        """Write the token to ``path`` atomically with mode 0600, replacing any old one."""
+        write_private(path, self._secret + b"\n")
 
     def __repr__(self) -> str:
         return "OwnerToken(<secret>)"
@@ -111,6 +96,31 @@ class OwnerToken:
         return isinstance(other, OwnerToken) and hmac.compare_digest(self._secret, other._secret)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def write_private(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically with mode 0600, replacing any old file.
+
+    The temporary file is created with ``O_EXCL`` and mode 0600 from the start, so no
+    reader ever sees a partial file or a wider mode.
+    """
+    tmp = f"{path}.{secrets.token_hex(6)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        try:
+            os.fchmod(fd, 0o600)  # the umask can only narrow it; be explicit anyway
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def install_owner_token(socket_path: str) -> OwnerToken:
@@ -127,23 +137,45 @@ def remove_owner_token(socket_path: str) -> None:
 
 
 def grants_for_connection(
-    connection_info: ConnectionInfo, token: OwnerToken | None
-) -> frozenset[str]:
-    """The grants a connection holds: all seven with the owner token in ``hello.auth``."""
+    connection_info: ConnectionInfo,
+    token: OwnerToken | None,
+    issued: TokenStore | None = None,
+) -> Container[str]:
+    """The grants a connection holds: all seven with the owner token in ``hello.auth``, an
+    issued token's live set with one from ``issued`` (rfcs/0005 §7.4), else the floor."""
     auth = connection_info.hello.get("auth")
-    if token is not None and isinstance(auth, Mapping) and token.matches(auth.get("token")):
+    if not isinstance(auth, Mapping):
+        return PUBLIC_GRANTS
+    presented = auth.get("token")
+    if token is not None and token.matches(presented):
         return ALL_GRANTS
+    if issued is not None and isinstance(presented, str) and presented.startswith("vt1_"):
+        return issued.grants_for(presented)
     return PUBLIC_GRANTS
 
 
-def check_grant(verb_grant: str, held: frozenset[str], verb_name: str) -> None:
-    """Refuse with ``denied.grant`` (exit 4) unless ``verb_grant`` is in ``held``."""
-    if verb_grant not in held:
-        raise VenomError(
-            "denied.grant",
-            f"verb '{verb_name}' needs grant '{verb_grant}'",
-            {"verb": verb_name, "grant": verb_grant},
-        )
+_WHY = {
+    "revoked": "the presented token was revoked",
+    "expired": "the presented token has expired",
+    "unknown": "the presented token is not a valid token",
+}
+
+
+def check_grant(verb_grant: str, held: Container[str], verb_name: str) -> None:
+    """Refuse with ``denied.grant`` (exit 4) unless ``verb_grant`` is in ``held``.
+
+    When ``held`` came from an issued token that no longer counts, the message and
+    ``data.token`` say why (``revoked``, ``expired``, ``unknown``).
+    """
+    if verb_grant in held:
+        return
+    data: dict[str, str] = {"verb": verb_name, "grant": verb_grant}
+    message = f"verb '{verb_name}' needs grant '{verb_grant}'"
+    reason = getattr(held, "reason", None)
+    if reason in _WHY:
+        data["token"] = reason
+        message += f"; {_WHY[reason]}"
+    raise VenomError("denied.grant", message, data)
 
 
 def grants_within(max_grant: str) -> frozenset[str]:

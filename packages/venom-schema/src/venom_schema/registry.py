@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import Any
 
 from venom_proto import Call, ConnectionInfo, Handler, Verb
@@ -31,7 +31,7 @@ __all__ = ("GrantsFor", "RegistryError", "build_verbs")
 _DISPATCH = frozenset({"transport", "local"})
 
 #: What the daemon tells the registry about a caller: the grants its connection holds.
-GrantsFor = Callable[[ConnectionInfo], frozenset[str]]
+GrantsFor = Callable[[ConnectionInfo], Container[str]]
 
 
 class RegistryError(Exception):
@@ -101,7 +101,7 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
 
     needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
 
-    def held(connection: ConnectionInfo) -> frozenset[str]:
+    def held(connection: ConnectionInfo) -> Container[str]:
         # Resolved once per connection: its hello, and so its grants, never change once settled.
         grants = connection.grants
         if grants is None:
@@ -141,7 +141,7 @@ _JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
 
 
 def _generated_plain(
-    compiled: CompiledVerb, handler: Handler, held: Callable[[ConnectionInfo], frozenset[str]]
+    compiled: CompiledVerb, handler: Handler, held: Callable[[ConnectionInfo], Container[str]]
 ) -> Handler:
     """A sync, non-streaming verb's checked handler as one generated function.
 

@@ -34,7 +34,8 @@ MAN_DATE = "2026-11-06"
 _GLOBAL_HELP = {
     "--json": "Print JSON: the ok value, each stream item as one NDJSON line, or "
     '{"error":...} on failure.',
-    "--socket": "Connect to the daemon socket at PATH instead of the default.",
+    "--socket": "Connect to the daemon socket at PATH instead of the default; "
+    "ssh://[user@]host[:port][/path] reaches a daemon on another host through ssh.",
     "--help": "Print the generated help and exit.",
 }
 

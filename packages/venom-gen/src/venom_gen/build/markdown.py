@@ -198,8 +198,9 @@ def render_markdown(model: Model) -> str:
         "",
         'Global options on every command: `--json` prints JSON (errors as `{"error":...}`), '
         f"`--socket PATH` overrides the daemon socket (else `${env_var(tool, 'SOCKET')}`, "
-        "else the default path), `--help` (or `-h`) prints help. Before any command, "
-        f"`{tool} --version` prints the version (`--version --json`: "
+        "else the default path; `ssh://[user@]host[:port][/path]` reaches a daemon on another "
+        f"host, with the token in `${env_var(tool, 'TOKEN')}`), `--help` (or `-h`) prints help. "
+        f"Before any command, `{tool} --version` prints the version (`--version --json`: "
         '`{"tool":...,"version":...,"schema":...}`). Connecting and the hello '
         f"exchange must finish within `${env_var(tool, 'CONNECT_TIMEOUT')}` "
         "seconds (default 10), else the command fails with `unavailable.unresponsive` (exit 6); "

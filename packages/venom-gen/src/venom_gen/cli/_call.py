@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = (
     "CONNECT_TIMEOUT",
     "call_daemon",
+    "client_auth",
     "connect_timeout",
     "exit_status",
     "sync_connect",
@@ -51,6 +52,7 @@ def sync_connect(
 
     client: Client = SyncClient(
         socket_path,
+        tool=client_name,  # the generated CLI's client name is its tool's (rfcs/0006 §3)
         client_name=client_name,
         client_version=client_version,
         caps=caps,
@@ -82,6 +84,22 @@ def connect_timeout(tool: str, environ: Mapping[str, str]) -> float:
             {"env": name},
         )
     return value
+
+
+def remote(socket_path: str) -> bool:
+    """Whether ``socket_path`` names a daemon on another host (rfcs/0006)."""
+    return socket_path.startswith("ssh://")
+
+
+def client_auth(
+    tool: str, socket_path: str, environ: Mapping[str, str] | None
+) -> dict[str, Any] | None:
+    """``hello.auth``: ``<TOOL>_TOKEN`` when set, else for a local socket the owner token file
+    beside it (rfcs/0006 §4); a remote daemon's token file is not ours to read."""
+    token = (environ or {}).get(env_var(tool, "TOKEN"), "").strip()
+    if token:
+        return {"token": token}
+    return None if remote(socket_path) else owner_auth(socket_path)
 
 
 def exit_status(verb: Verb, result: Any) -> int:
@@ -152,6 +170,7 @@ def call_daemon(
     params: JsonObject,
     client_version: str,
     connect_timeout: float = CONNECT_TIMEOUT,
+    environ: Mapping[str, str] | None = None,
 ) -> int:
     """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
 
@@ -165,9 +184,9 @@ def call_daemon(
             connect_timeout=connect_timeout,
         )
 
-    auth = owner_auth(socket_path)
+    auth = client_auth(out.tool, socket_path, environ)
     client = hello(auth)
-    if auth is None and verb["grant"] not in ("none", "read"):
+    if auth is None and verb["grant"] not in ("none", "read") and not remote(socket_path):
         # No token when we looked, one now that hello is answered: this connection started
         # the daemon (socket activation), which wrote it before serving us. Say hello again
         # as the owner rather than fail a call the owner may make (rfcs/0001 §12).

@@ -48,7 +48,8 @@ def _global_rows(tool: str, *, root: bool) -> list[tuple[str, str]]:
         ("--json", 'print JSON: the result, or {"error":...} on failure'),
         (
             "--socket PATH",
-            f"daemon socket (default: ${env}, else $XDG_RUNTIME_DIR/venom/{tool}.sock)",
+            f"daemon socket (default: ${env}, else $XDG_RUNTIME_DIR/venom/{tool}.sock); "
+            "ssh://[user@]host[:port][/path] reaches one on another host",
         ),
         ("-h, --help", "show this help"),
     ]

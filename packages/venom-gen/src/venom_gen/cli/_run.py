@@ -135,6 +135,7 @@ def _run(
             params=invocation.params,
             client_version=version,
             connect_timeout=bound,
+            environ=environ,
         )
     except VenomError as exc:
         return out.error(exc)

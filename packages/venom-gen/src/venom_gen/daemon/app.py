@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import TYPE_CHECKING
 
 import anyio
@@ -30,6 +30,7 @@ from .doctor import config_check, doctor_report, filesystem_checks
 from .events import EventBus
 from .files import FileWorkers
 from .skill import SkillVerbs
+from .tokens import TokenVerbs
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
@@ -50,6 +51,7 @@ class App:
         self.config = ConfigStore(product.tool, product.config_schema())
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
+        self.tokens = TokenVerbs(product.tool)
         self._workers = FileWorkers()
         self._server: Server | None = None
 
@@ -86,15 +88,19 @@ class App:
             "skill.install": self.skill.install,
             "doctor": self.doctor,
             "shutdown": self.shutdown,
+            "token.issue": self.tokens.issue,
+            "token.list": self.tokens.list,
+            "token.revoke": self.tokens.revoke,
         }
 
-    def grants_for(self, connection: ConnectionInfo) -> frozenset[str]:
+    def grants_for(self, connection: ConnectionInfo) -> Container[str]:
         """The grants a connection holds (rfcs/0005-local-grants.md).
 
         The registry asks once per connection and caches the answer on it
-        (``ConnectionInfo.grants``), so the constant-time token comparison runs once.
+        (``ConnectionInfo.grants``), so the constant-time token comparison runs once; an
+        issued token's set is live, so its revocation or expiry still applies (rfcs/0005 §7.4).
         """
-        return grants_for_connection(connection, self.token)
+        return grants_for_connection(connection, self.token, self.tokens.store)
 
     def server(self) -> Server:
         """The proto server with every handler wrapped by the registry."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from venom_gen.cli import flag_value
 from venom_gen.cli._output import printable
 from venom_proto import SyncClient, VenomError
-from venom_proto.conventions import load_cache_info, owner_auth, resolve_socket_path
+from venom_proto.conventions import env_var, load_cache_info, owner_auth, resolve_socket_path
 
 from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
 
@@ -33,14 +33,22 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
         path = None
     digest = load_cache_info(product.model_path).get("digest")
     if path is not None:
-        checks += filesystem_checks(tool, path)
+        remote = path.startswith("ssh://")
+        if remote:  # the files are on the other host; the bridge reports their problems
+            via = f"{path}: through ssh and '{tool} bridge' (rfcs/0006)"
+            checks.append({"name": "transport", "status": "ok", "message": via})
+        else:
+            checks += filesystem_checks(tool, path)
+        token = environ.get(env_var(tool, "TOKEN"), "").strip()
+        auth = {"token": token} if token else None if remote else owner_auth(path)
 
         def hello() -> Mapping[str, Any]:
             with SyncClient(
                 path,
+                tool=tool,
                 client_name=tool,
                 client_version=product.version,
-                auth=owner_auth(path),
+                auth=auth,
                 timeout=5.0,
             ) as client:
                 return client.hello_result

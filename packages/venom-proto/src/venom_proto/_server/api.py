@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -75,7 +75,7 @@ class ConnectionInfo:
     caps: frozenset[str] = frozenset()
     max_frame: int = DEFAULT_MAX_FRAME
     hello: dict[str, Any] = field(default_factory=dict)
-    grants: frozenset[str] | None = None
+    grants: Container[str] | None = None
 
     @classmethod
     def from_peer(cls, conn_id: int, creds: PeerCredentials) -> ConnectionInfo:

@@ -69,6 +69,17 @@ _KEY_VALUE = Object(
     ]
 )
 
+# The issued-token verbs' shared pieces (rfcs/0005 §7).
+_ISSUABLE = ("read", "write", "respond", "files", "spawn")
+_TOKEN_NAME = Object([Field("name", "The token name", String(), required=True)])
+_TOKEN_FIELDS = (
+    Field("name", "The token's name", String(), required=True),
+    Field("id", "The token's public id, part of its text", String(), required=True),
+    Field("grants", "Grants it holds besides none", Array(String()), required=True),
+    Field("created", "When it was issued (RFC 3339 UTC)", String(), required=True),
+    Field("expires", "When it expires (RFC 3339 UTC); absent: never", String()),
+)
+
 #: The agent-contract verbs, in declaration order.
 AGENT: Final = (
     Verb(
@@ -367,7 +378,7 @@ AGENT: Final = (
         grant="read",
         shared="agent",
     ),
-    # Local commands for the user's shell and man (rfcs/0001 §9, §10; i16b).
+    # Local commands for the user's shell and man (rfcs/0001 §9, §10).
     *(
         Verb(
             name=f"completion.{shell}",
@@ -439,5 +450,99 @@ AGENT: Final = (
         grant="files",
         shared="agent",
         dispatch="local",
+    ),
+    # Remote use (rfcs/0006, rfcs/0001 §15): the bridge and the issued-token verbs.
+    Verb(
+        name="bridge",
+        summary="Connect stdin and stdout to the daemon's socket, for remote clients over ssh",
+        result=Object(),
+        errors=[
+            Error(
+                "denied.auth",
+                "The first message is not a hello with a valid token; nothing reached the daemon",
+                Object([Field("reason", "Why the hello was refused", String(), required=True)]),
+            ),
+        ],
+        grant="none",
+        shared="agent",
+        dispatch="local",
+    ),
+    Verb(
+        name="token.issue",
+        summary="Issue a named token holding the chosen grants; shown once",
+        params=[
+            Field("name", "Token name: 1-64 of a-z 0-9 . _ -", String(), required=True),
+            Field(
+                "grants",
+                "Grants the token holds besides read",
+                Array(String(choices=list(_ISSUABLE))),
+                required=True,
+            ),
+            Field(
+                "expires_in",
+                "Seconds until the token expires; never when omitted",
+                Integer(min=1, max=315_360_000),
+            ),
+        ],
+        result=Object(
+            [
+                *_TOKEN_FIELDS,
+                Field("token", "The token text; it is not shown again", String(), required=True),
+            ]
+        ),
+        errors=[
+            Error("conflict.token_exists", "An active token already has this name", _TOKEN_NAME),
+            Error("unavailable.too_many_tokens", "The store holds the most active tokens it can"),
+            _FAILED_WRITE,
+        ],
+        grant="admin",
+        shared="agent",
+    ),
+    Verb(
+        name="token.list",
+        summary="List issued tokens without their secrets",
+        result=Object(
+            [
+                Field(
+                    "tokens",
+                    "Issued tokens, oldest first",
+                    Array(
+                        Object(
+                            [
+                                *_TOKEN_FIELDS,
+                                Field(
+                                    "state",
+                                    "Whether the token counts now",
+                                    String(choices=["active", "expired", "revoked"]),
+                                    required=True,
+                                ),
+                                Field("revoked", "When it was revoked (RFC 3339 UTC)", String()),
+                            ]
+                        )
+                    ),
+                    required=True,
+                ),
+            ]
+        ),
+        grant="admin",
+        shared="agent",
+    ),
+    Verb(
+        name="token.revoke",
+        summary="Revoke an issued token; open connections lose its grants at once",
+        params=[Field("name", "Name of the active token to revoke", String(), required=True)],
+        result=Object(
+            [
+                Field("name", "The token's name", String(), required=True),
+                Field("id", "The token's public id", String(), required=True),
+                Field("revoked", "When it was revoked (RFC 3339 UTC)", String(), required=True),
+            ]
+        ),
+        errors=[
+            Error("not_found.token", "No active token has this name", _TOKEN_NAME),
+            _FAILED_WRITE,
+        ],
+        grant="admin",
+        shared="agent",
     ),
 )

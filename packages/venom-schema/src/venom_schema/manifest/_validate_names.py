@@ -21,9 +21,15 @@ from venom_schema.names import (
 __all__ = ("check_names", "check_verb_names")
 
 
-def check_verb_names(name: str | None, params: list[str], path: str, problems: Problems) -> None:
-    """Rules on one verb's own names: ``name`` (None if invalid) and its declared params."""
-    if name in RESERVED_VERBS:
+def check_verb_names(
+    name: str | None, params: list[str], path: str, problems: Problems, *, bundle: bool = False
+) -> None:
+    """Rules on one verb's own names: ``name`` (None if invalid) and its declared params.
+
+    A standard bundle (``bundle``) may declare a reserved name: that is what reserving it for
+    the toolkit means (``bridge``, rfcs/0006).
+    """
+    if name in RESERVED_VERBS and not bundle:
         problems.add(f"{path}.name", f'verb name "{name}" is reserved (RFC-0002 §8)')
     size = 0 if name is None else len(mcp_name(name).encode("utf-8"))
     if size > MCP_NAME_MAX_BYTES:

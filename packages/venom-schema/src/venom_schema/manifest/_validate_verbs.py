@@ -105,7 +105,7 @@ def validate_verb(
         for member, choices in (("shared", _SHARED), ("dispatch", _DISPATCH)):
             if member in record:
                 verb[member] = enum_choice(record[member], choices, f"{path}.{member}", problems)
-    check_verb_names(verb.get("name"), _raw_param_names(record), path, problems)
+    check_verb_names(verb.get("name"), _raw_param_names(record), path, problems, bundle=bundle)
     return cast("Verb", verb) if len(problems) == before else None
 
 

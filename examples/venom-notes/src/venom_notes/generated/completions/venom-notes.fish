@@ -1,118 +1,136 @@
 # fish completion for venom-notes (generated from the verb schema; do not edit)
 function __venom_notes_child
     switch "$argv[1] $argv[2]"
-        case '0 completion'
+        case '0 bridge'
             echo 1
-        case '0 completion.bash'
-            echo 3
-        case '0 completion.fish'
-            echo 5
-        case '0 completion.zsh'
-            echo 7
-        case '0 config'
-            echo 8
-        case '0 config.check'
-            echo 10
-        case '0 config.get'
-            echo 12
-        case '0 config.reload'
-            echo 14
-        case '0 config.schema'
-            echo 16
-        case '0 config.set'
-            echo 18
-        case '0 doctor'
-            echo 19
-        case '0 events'
-            echo 20
-        case '0 man'
-            echo 21
-        case '0 man.install'
-            echo 23
-        case '0 mcp'
-            echo 24
-        case '0 mcp.config'
-            echo 26
-        case '0 note'
-            echo 27
-        case '0 note.add'
-            echo 29
-        case '0 note.get'
-            echo 31
-        case '0 note.list'
-            echo 33
-        case '0 note.remove'
-            echo 35
-        case '0 note.search'
-            echo 37
-        case '0 ping'
-            echo 38
-        case '0 serve'
-            echo 39
-        case '0 service'
-            echo 40
-        case '0 service.install'
-            echo 42
-        case '0 shutdown'
-            echo 43
-        case '0 skill'
-            echo 44
-        case '0 skill.install'
-            echo 46
-        case '1 bash'
+        case '0 completion'
             echo 2
-        case '1 fish'
+        case '0 completion.bash'
             echo 4
-        case '1 zsh'
+        case '0 completion.fish'
             echo 6
-        case '8 check'
+        case '0 completion.zsh'
+            echo 8
+        case '0 config'
             echo 9
-        case '8 get'
+        case '0 config.check'
             echo 11
-        case '8 reload'
+        case '0 config.get'
             echo 13
-        case '8 schema'
+        case '0 config.reload'
             echo 15
-        case '8 set'
+        case '0 config.schema'
             echo 17
-        case '21 install'
+        case '0 config.set'
+            echo 19
+        case '0 doctor'
+            echo 20
+        case '0 events'
+            echo 21
+        case '0 man'
             echo 22
-        case '24 config'
+        case '0 man.install'
+            echo 24
+        case '0 mcp'
             echo 25
-        case '27 add'
+        case '0 mcp.config'
+            echo 27
+        case '0 note'
             echo 28
-        case '27 get'
+        case '0 note.add'
             echo 30
-        case '27 list'
+        case '0 note.get'
             echo 32
-        case '27 remove'
+        case '0 note.list'
             echo 34
-        case '27 search'
+        case '0 note.remove'
             echo 36
-        case '40 install'
+        case '0 note.search'
+            echo 38
+        case '0 ping'
+            echo 39
+        case '0 serve'
+            echo 40
+        case '0 service'
             echo 41
-        case '44 install'
+        case '0 service.install'
+            echo 43
+        case '0 shutdown'
+            echo 44
+        case '0 skill'
             echo 45
+        case '0 skill.install'
+            echo 47
+        case '0 token'
+            echo 48
+        case '0 token.issue'
+            echo 50
+        case '0 token.list'
+            echo 52
+        case '0 token.revoke'
+            echo 54
+        case '2 bash'
+            echo 3
+        case '2 fish'
+            echo 5
+        case '2 zsh'
+            echo 7
+        case '9 check'
+            echo 10
+        case '9 get'
+            echo 12
+        case '9 reload'
+            echo 14
+        case '9 schema'
+            echo 16
+        case '9 set'
+            echo 18
+        case '22 install'
+            echo 23
+        case '25 config'
+            echo 26
+        case '28 add'
+            echo 29
+        case '28 get'
+            echo 31
+        case '28 list'
+            echo 33
+        case '28 remove'
+            echo 35
+        case '28 search'
+            echo 37
+        case '41 install'
+            echo 42
+        case '45 install'
+            echo 46
+        case '48 issue'
+            echo 49
+        case '48 list'
+            echo 51
+        case '48 revoke'
+            echo 53
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
-        case 1
+            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+        case 2
             printf '%s\n' 'bash' 'fish' 'zsh'
-        case 8
+        case 9
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 21
+        case 22
             printf '%s\n' 'install'
-        case 24
+        case 25
             printf '%s\n' 'config'
-        case 27
+        case 28
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 40
+        case 41
             printf '%s\n' 'install'
-        case 44
+        case 45
             printf '%s\n' 'install'
+        case 48
+            printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
 function __venom_notes_flags
@@ -140,11 +158,11 @@ function __venom_notes_flags
         case 10
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 11
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 12
             printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
@@ -152,92 +170,108 @@ function __venom_notes_flags
         case 16
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
             printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
-            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
             printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
             printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
             printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 32
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 33
             printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 42
             printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 45
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 46
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 47
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 48
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 49
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 50
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 51
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 52
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 53
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 54
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_notes_choices
     switch "$argv[1] $argv[2]"
-        case '20 --follow'
+        case '21 --follow'
             printf '%s\n' 'true' 'false'
-        case '24 --max-grant'
-            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '25 --format'
-            printf '%s\n' 'mcpServers' 'vscode'
         case '25 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '26 --format'
             printf '%s\n' 'mcpServers' 'vscode'
         case '26 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '41 --manager'
-            printf '%s\n' 'systemd' 'launchd'
-        case '41 --force'
-            printf '%s\n' 'true' 'false'
+        case '27 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '27 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '42 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '42 --force'
             printf '%s\n' 'true' 'false'
-        case '45 --force'
+        case '43 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '43 --force'
             printf '%s\n' 'true' 'false'
         case '46 --force'
+            printf '%s\n' 'true' 'false'
+        case '47 --force'
             printf '%s\n' 'true' 'false'
     end
 end

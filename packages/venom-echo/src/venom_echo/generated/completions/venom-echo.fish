@@ -1,114 +1,132 @@
 # fish completion for venom-echo (generated from the verb schema; do not edit)
 function __venom_echo_child
     switch "$argv[1] $argv[2]"
-        case '0 completion'
+        case '0 bridge'
             echo 1
-        case '0 completion.bash'
-            echo 3
-        case '0 completion.fish'
-            echo 5
-        case '0 completion.zsh'
-            echo 7
-        case '0 config'
-            echo 8
-        case '0 config.check'
-            echo 10
-        case '0 config.get'
-            echo 12
-        case '0 config.reload'
-            echo 14
-        case '0 config.schema'
-            echo 16
-        case '0 config.set'
-            echo 18
-        case '0 doctor'
-            echo 19
-        case '0 echo'
-            echo 20
-        case '0 echo.exit'
-            echo 22
-        case '0 echo.fail'
-            echo 24
-        case '0 echo.repeat'
-            echo 26
-        case '0 echo.types'
-            echo 28
-        case '0 events'
-            echo 29
-        case '0 man'
-            echo 30
-        case '0 man.install'
-            echo 32
-        case '0 mcp'
-            echo 33
-        case '0 mcp.config'
-            echo 35
-        case '0 ping'
-            echo 36
-        case '0 serve'
-            echo 37
-        case '0 service'
-            echo 38
-        case '0 service.install'
-            echo 40
-        case '0 shutdown'
-            echo 41
-        case '0 skill'
-            echo 42
-        case '0 skill.install'
-            echo 44
-        case '1 bash'
+        case '0 completion'
             echo 2
-        case '1 fish'
+        case '0 completion.bash'
             echo 4
-        case '1 zsh'
+        case '0 completion.fish'
             echo 6
-        case '8 check'
+        case '0 completion.zsh'
+            echo 8
+        case '0 config'
             echo 9
-        case '8 get'
+        case '0 config.check'
             echo 11
-        case '8 reload'
+        case '0 config.get'
             echo 13
-        case '8 schema'
+        case '0 config.reload'
             echo 15
-        case '8 set'
+        case '0 config.schema'
             echo 17
-        case '20 exit'
+        case '0 config.set'
+            echo 19
+        case '0 doctor'
+            echo 20
+        case '0 echo'
             echo 21
-        case '20 fail'
+        case '0 echo.exit'
             echo 23
-        case '20 repeat'
+        case '0 echo.fail'
             echo 25
-        case '20 types'
+        case '0 echo.repeat'
             echo 27
-        case '30 install'
+        case '0 echo.types'
+            echo 29
+        case '0 events'
+            echo 30
+        case '0 man'
             echo 31
-        case '33 config'
+        case '0 man.install'
+            echo 33
+        case '0 mcp'
             echo 34
-        case '38 install'
+        case '0 mcp.config'
+            echo 36
+        case '0 ping'
+            echo 37
+        case '0 serve'
+            echo 38
+        case '0 service'
             echo 39
-        case '42 install'
+        case '0 service.install'
+            echo 41
+        case '0 shutdown'
+            echo 42
+        case '0 skill'
             echo 43
+        case '0 skill.install'
+            echo 45
+        case '0 token'
+            echo 46
+        case '0 token.issue'
+            echo 48
+        case '0 token.list'
+            echo 50
+        case '0 token.revoke'
+            echo 52
+        case '2 bash'
+            echo 3
+        case '2 fish'
+            echo 5
+        case '2 zsh'
+            echo 7
+        case '9 check'
+            echo 10
+        case '9 get'
+            echo 12
+        case '9 reload'
+            echo 14
+        case '9 schema'
+            echo 16
+        case '9 set'
+            echo 18
+        case '21 exit'
+            echo 22
+        case '21 fail'
+            echo 24
+        case '21 repeat'
+            echo 26
+        case '21 types'
+            echo 28
+        case '31 install'
+            echo 32
+        case '34 config'
+            echo 35
+        case '39 install'
+            echo 40
+        case '43 install'
+            echo 44
+        case '46 issue'
+            echo 47
+        case '46 list'
+            echo 49
+        case '46 revoke'
+            echo 51
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install'
-        case 1
+            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+        case 2
             printf '%s\n' 'bash' 'fish' 'zsh'
-        case 8
+        case 9
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 20
+        case 21
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
-        case 30
+        case 31
             printf '%s\n' 'install'
-        case 33
+        case 34
             printf '%s\n' 'config'
-        case 38
+        case 39
             printf '%s\n' 'install'
-        case 42
+        case 43
             printf '%s\n' 'install'
+        case 46
+            printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
 function __venom_echo_flags
@@ -136,11 +154,11 @@ function __venom_echo_flags
         case 10
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 11
-            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 12
             printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 13
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 15
@@ -148,102 +166,118 @@ function __venom_echo_flags
         case 16
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
-            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
             printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
-            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--style' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
             printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--status' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
             printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--code' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
             printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--count' 'value:--interval-ms' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
-            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
-            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--page' 'switch:--json' 'path:--socket' 'switch:--help'
         case 32
             printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 33
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
-            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
             printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
             printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 42
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 45
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 46
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 47
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 48
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 49
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 50
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 51
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 52
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
 function __venom_echo_choices
     switch "$argv[1] $argv[2]"
-        case '20 --style'
+        case '21 --style'
             printf '%s\n' 'plain' 'upper'
-        case '23 --code'
-            printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
         case '24 --code'
             printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
-        case '27 --flag'
-            printf '%s\n' 'true' 'false'
-        case '27 --mode'
-            printf '%s\n' 'fast' 'safe'
+        case '25 --code'
+            printf '%s\n' 'failed.echo' 'not_found.echo' 'conflict.echo_busy' 'timeout.echo'
         case '28 --flag'
             printf '%s\n' 'true' 'false'
         case '28 --mode'
             printf '%s\n' 'fast' 'safe'
-        case '29 --follow'
+        case '29 --flag'
             printf '%s\n' 'true' 'false'
-        case '33 --max-grant'
-            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '34 --format'
-            printf '%s\n' 'mcpServers' 'vscode'
+        case '29 --mode'
+            printf '%s\n' 'fast' 'safe'
+        case '30 --follow'
+            printf '%s\n' 'true' 'false'
         case '34 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '35 --format'
             printf '%s\n' 'mcpServers' 'vscode'
         case '35 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '39 --manager'
-            printf '%s\n' 'systemd' 'launchd'
-        case '39 --force'
-            printf '%s\n' 'true' 'false'
+        case '36 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '36 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '40 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '40 --force'
             printf '%s\n' 'true' 'false'
-        case '43 --force'
+        case '41 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '41 --force'
             printf '%s\n' 'true' 'false'
         case '44 --force'
+            printf '%s\n' 'true' 'false'
+        case '45 --force'
             printf '%s\n' 'true' 'false'
     end
 end

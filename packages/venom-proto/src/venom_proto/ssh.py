@@ -1,0 +1,267 @@
+"""Reaching a daemon on another host over SSH (rfcs/0006-remote-use.md §3-§5).
+
+``ssh://[user@]host[:port][/remote/socket/path]`` names a remote daemon wherever a socket path
+is taken. A client runs the system's OpenSSH client (``VENOM_SSH_COMMAND`` overrides the
+``ssh`` prefix) with ``<tool> bridge`` on the remote side, and speaks the protocol over the
+child's stdin/stdout. One child per connection; it is always reaped.
+
+The sync client's transport (`SshChild`) gives it an ordinary socket (one end of a
+socketpair), so its code is the same as for a local socket; the async client uses
+`open_ssh_stream`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from time import monotonic, sleep
+from typing import TYPE_CHECKING
+
+from ._core.errors import VenomError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = (
+    "EXIT_GRACE",
+    "SSH_COMMAND_ENV",
+    "SSH_SCHEME",
+    "STDERR_KEPT",
+    "SshChild",
+    "SshTarget",
+    "is_ssh_url",
+    "parse_ssh_url",
+    "remote_tool",
+    "ssh_argv",
+    "ssh_failure",
+    "token_auth",
+)
+
+SSH_SCHEME = "ssh://"
+#: Replaces the ``ssh`` prefix of the command line, split like a POSIX shell would
+#: (``VENOM_SSH_COMMAND="ssh -F ~/.ssh/venom_config"``), as ``GIT_SSH_COMMAND`` does for git.
+SSH_COMMAND_ENV = "VENOM_SSH_COMMAND"
+#: Bytes of ssh's stderr kept for the error's ``data.stderr``.
+STDERR_KEPT = 4096
+#: Seconds a closed client waits for ssh to exit before it kills it.
+EXIT_GRACE = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class SshTarget:
+    """A parsed ``ssh://`` URL; ``path`` is the remote socket path, None for the default."""
+
+    url: str
+    host: str
+    user: str | None = None
+    port: int | None = None
+    path: str | None = None
+
+
+def is_ssh_url(socket: object) -> bool:
+    """Whether ``socket`` names a remote daemon (starts with ``ssh://``)."""
+    return isinstance(socket, str) and socket.startswith(SSH_SCHEME)
+
+
+def _usage(url: str, why: str) -> VenomError:
+    return VenomError("invalid_params.usage", f"bad ssh URL {url!r}: {why}", {"socket": url})
+
+
+def _plain(text: str) -> bool:
+    return bool(text) and text.isprintable() and not any(c.isspace() for c in text)
+
+
+def parse_ssh_url(url: str) -> SshTarget:
+    """Parse ``ssh://[user@]host[:port][/path]``; ``invalid_params.usage`` (exit 2) if malformed.
+
+    A user or host starting with ``-`` is refused: ssh would read it as an option.
+    """
+    if not is_ssh_url(url):
+        raise _usage(url, "it does not start with ssh://")
+    authority, slash, rest = url[len(SSH_SCHEME) :].partition("/")
+    path = "/" + rest if slash and rest else None
+    if path is not None and ("\0" in path or "\n" in path):
+        raise _usage(url, "the path holds a NUL or newline")
+    user, at, hostport = authority.rpartition("@")
+    if at and (not _plain(user) or user.startswith("-") or ":" in user):
+        raise _usage(url, "the user is empty, starts with '-' or holds a space or ':'")
+    port_text = ""
+    if hostport.startswith("["):
+        host, bracket, after = hostport[1:].partition("]")
+        if not bracket or (after and not after.startswith(":")):
+            raise _usage(url, "an IPv6 address must be written [addr] or [addr]:port")
+        port_text = after[1:]
+    else:
+        host, colon, port_text = hostport.partition(":")
+        if colon and not port_text:
+            raise _usage(url, "the port is empty")
+    if not _plain(host) or host.startswith("-") or "/" in host or "@" in host:
+        raise _usage(url, "the host is empty, starts with '-' or holds a space")
+    port = None
+    if port_text:
+        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+            raise _usage(url, "the port must be 1-65535")
+        port = int(port_text)
+    return SshTarget(url=url, host=host, user=user if at else None, port=port, path=path)
+
+
+def remote_tool(target: SshTarget, tool: str | None) -> str:
+    """The tool whose bridge runs remotely: ``tool``, else the remote socket path's stem."""
+    from .conventions import is_tool_name
+
+    if tool is None and target.path is not None and target.path.endswith(".sock"):
+        tool = os.path.basename(target.path)[: -len(".sock")]
+    if tool is None or not is_tool_name(tool):
+        raise _usage(target.url, "name the remote tool (tool=...) or end the path with <tool>.sock")
+    return tool
+
+
+def ssh_argv(
+    target: SshTarget,
+    tool: str,
+    *,
+    connect_timeout: float | None,
+    environ: Mapping[str, str] | None = None,
+) -> list[str]:
+    """The command line: ``ssh -T -o BatchMode=yes -o ConnectTimeout=N [-p P] [-l U] -- HOST
+    <tool> bridge [--socket 'PATH']`` (rfcs/0006 §3), the prefix from ``VENOM_SSH_COMMAND``."""
+    import math
+    import shlex
+
+    env = os.environ if environ is None else environ
+    prefix = shlex.split(env.get(SSH_COMMAND_ENV, "") or "ssh")
+    timeout = 10 if connect_timeout is None else max(1, math.ceil(connect_timeout))
+    argv = [*prefix, "-T", "-o", "BatchMode=yes", "-o", f"ConnectTimeout={timeout}"]
+    if target.port is not None:
+        argv += ["-p", str(target.port)]
+    if target.user is not None:
+        argv += ["-l", target.user]
+    argv += ["--", target.host, tool, "bridge"]
+    if target.path is not None:
+        argv += ["--socket", shlex.quote(target.path)]
+    return argv
+
+
+def token_auth(tool: str, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """``{"token": $<TOOL>_TOKEN}`` for ``hello.auth`` when the variable is set (rfcs/0006 §4)."""
+    from .conventions import env_var
+
+    env = os.environ if environ is None else environ
+    token = env.get(env_var(tool, "TOKEN"), "").strip()
+    return {"token": token} if token else None
+
+
+def ssh_failure(
+    target: SshTarget, status: int | None, stderr: bytes, *, after_hello: bool
+) -> VenomError:
+    """The error for an ssh child that exited or closed: ``unavailable.ssh`` before hello,
+    ``unavailable.disconnected`` after it; ``data`` holds ssh's exit status and stderr."""
+    text = stderr[-STDERR_KEPT:].decode("utf-8", "replace").strip()
+    data: dict[str, Any] = {"socket": target.url, "stderr": text}
+    if status is not None:
+        data["status"] = status
+    last = text.splitlines()[-1] if text else "the ssh connection closed"
+    if after_hello:
+        return VenomError(
+            "unavailable.disconnected", f"connection to {target.host} lost: {last}", data
+        )
+    return VenomError("unavailable.ssh", f"cannot reach {target.host} over ssh: {last}", data)
+
+
+class SshChild:
+    """One ``ssh ... <tool> bridge`` child whose stdin and stdout are one end of a socketpair.
+
+    ``sock`` is the other end, for the client to use as it would a Unix socket. ssh runs in
+    its own process group, so a Ctrl-C reaches the client (which then cancels the call over
+    the live link) rather than killing the link under it. `close` always reaps the child.
+    """
+
+    def __init__(self, target: SshTarget, tool: str, *, connect_timeout: float | None) -> None:
+        import _socket
+
+        self.target = target
+        self.argv = ssh_argv(target, tool, connect_timeout=connect_timeout)
+        ours, theirs = _socket.socketpair(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        err_r, err_w = os.pipe()
+        try:
+            self.pid = os.posix_spawnp(
+                self.argv[0],
+                self.argv,
+                os.environ,
+                file_actions=[
+                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 0),
+                    (os.POSIX_SPAWN_DUP2, theirs.fileno(), 1),
+                    (os.POSIX_SPAWN_DUP2, err_w, 2),
+                ],
+                setpgroup=0,
+            )
+        except OSError as exc:
+            ours.close()
+            os.close(err_r)
+            raise VenomError(
+                "unavailable.ssh",
+                f"cannot run {self.argv[0]!r}: {exc.strerror or exc}",
+                {"socket": target.url, "command": self.argv[0], "reason": str(exc.strerror)},
+            ) from None
+        finally:
+            theirs.close()
+            os.close(err_w)
+        os.set_blocking(err_r, False)
+        self.sock = ours
+        self._stderr_fd: int | None = err_r
+        self._stderr = bytearray()
+        self.status: int | None = None
+
+    def _drain_stderr(self) -> None:
+        fd = self._stderr_fd
+        while fd is not None:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                os.close(fd)
+                self._stderr_fd = fd = None
+                return
+            self._stderr += chunk
+            del self._stderr[:-STDERR_KEPT]
+
+    def _reap(self, wait: float) -> bool:
+        """Collect the exit status, waiting up to ``wait`` seconds; True once reaped."""
+        if self.status is not None:
+            return True
+        deadline = monotonic() + wait
+        pause = 0.001
+        while True:
+            pid, raw = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(raw)
+                return True
+            if monotonic() >= deadline:
+                return False
+            sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    def failure(self, *, after_hello: bool) -> VenomError:
+        """Why the link ended, for the error the client raises: waits briefly for ssh's exit."""
+        self._reap(1.0)
+        self._drain_stderr()
+        return ssh_failure(self.target, self.status, bytes(self._stderr), after_hello=after_hello)
+
+    def close(self) -> None:
+        """Close the link and reap ssh (killing it after `EXIT_GRACE` seconds); idempotent."""
+        self.sock.close()
+        if not self._reap(EXIT_GRACE):
+            import signal
+
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+        self._drain_stderr()
+        if self._stderr_fd is not None:
+            os.close(self._stderr_fd)
+            self._stderr_fd = None
