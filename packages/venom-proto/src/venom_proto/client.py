@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
 from typing import Any
@@ -21,7 +22,14 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from ._client_binary import BinaryClientCore
 from ._client_core import ClientCore, hello_params, raise_for
-from ._client_paths import connect_error, disconnected, prepare_socket_path
+from ._client_paths import (
+    DEFAULT_CLIENT_NAME,
+    DEFAULT_CLIENT_VERSION,
+    client_socket_path,
+    connect_error,
+    disconnected,
+    prepare_socket_path,
+)
 from ._core._json import dumps, loads
 from ._core.errors import VenomError
 from ._core.frames import Frame
@@ -40,20 +48,26 @@ class AsyncClient:
     Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
     a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
     :class:`VenomError`, as for the sync client.
+
+    Give the socket path, or ``tool=`` for that tool's default socket (``<TOOL>_SOCKET``, then
+    the runtime directory: `venom_proto.resolve_socket_path`); hello names the client
+    ``venom-proto`` at this library's version unless ``client_name``/``client_version`` say
+    otherwise.
     """
 
     def __init__(
         self,
-        socket_path: str,
+        socket_path: str | os.PathLike[str] | None = None,
         *,
-        client_name: str,
-        client_version: str,
+        tool: str | None = None,
+        client_name: str = DEFAULT_CLIENT_NAME,
+        client_version: str = DEFAULT_CLIENT_VERSION,
         caps: Iterable[str] = ("cancel",),
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         binary: bool = False,
     ) -> None:
-        self.socket_path = socket_path
+        self.socket_path = client_socket_path(socket_path, tool)
         self._hello = hello_params(
             client_name=client_name,
             client_version=client_version,

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from venom_proto import Call, ConnectionInfo, Handler, Verb
+from venom_proto import Call, ConnectionInfo, Handler, VenomError, Verb
 
 from .grants import ALL_GRANTS, check_grant
 from .model import Json, JsonObject, Model
@@ -29,6 +30,9 @@ from .surfaces import verbs_on
 __all__ = ("GrantsFor", "RegistryError", "build_verbs")
 
 _DISPATCH = frozenset({"transport", "local"})
+
+#: Where an invalid result or item is reported to the author (the caller gets ``internal.result``).
+log = logging.getLogger("venom_schema.registry")
 
 #: What the daemon tells the registry about a caller: the grants its connection holds.
 GrantsFor = Callable[[ConnectionInfo], frozenset[str]]
@@ -96,8 +100,9 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
     plans `_generated_plain` inlines.
     """
     name, grant = compiled.name, compiled.grant
-    params, result = compiled.params, compiled.result
-    item = compiled.item if compiled.streams else None
+    params = compiled.params
+    result = _logged(compiled.result, name, "result")
+    item = _logged(compiled.item, name, "item") if compiled.streams else None
 
     needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
 
@@ -124,7 +129,7 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
         return run_async
 
     if item is None:
-        return _generated_plain(compiled, handler, held)
+        return _generated_plain(compiled, handler, held, result)
 
     @functools.wraps(handler)
     def run_sync(call: Call, raw: JsonObject) -> Json:
@@ -141,7 +146,10 @@ _JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
 
 
 def _generated_plain(
-    compiled: CompiledVerb, handler: Handler, held: Callable[[ConnectionInfo], frozenset[str]]
+    compiled: CompiledVerb,
+    handler: Handler,
+    held: Callable[[ConnectionInfo], frozenset[str]],
+    result: Validator,
 ) -> Handler:
     """A sync, non-streaming verb's checked handler as one generated function.
 
@@ -155,7 +163,7 @@ def _generated_plain(
     env: dict[str, Any] = {
         "_handler": handler,
         "_params": compiled.params,
-        "_result": compiled.result,
+        "_result": result,
         "_held": held,
         "_check_grant": check_grant,
         "_GRANT": compiled.grant,
@@ -185,6 +193,25 @@ def _generated_plain(
     run: Handler = compile_function(lines, env, "run_plain")
     functools.update_wrapper(run, handler)
     return run
+
+
+def _logged(validator: Validator, verb: str, what: str) -> Validator:
+    """``validator``, logging one line naming the verb and the path of what it refuses.
+
+    The caller gets ``internal.result`` and no detail it could not act on; the author gets the
+    line (docs/handlers.md). Only a refusal costs anything beyond the call itself.
+    """
+
+    def checked(value: Any) -> Any:
+        try:
+            return validator(value)
+        except VenomError as exc:
+            data = exc.data if isinstance(exc.data, dict) else {}
+            path = data.get("path", "")
+            log.error("verb %r returned an invalid %s (path %r): %s", verb, what, path, exc.message)
+            raise
+
+    return checked
 
 
 async def _checked_later(awaitable: Awaitable[Any], result: Validator) -> Any:

@@ -21,7 +21,7 @@ from venom_schema.grants import (
     remove_owner_token,
 )
 from venom_schema.model import JsonObject, Model
-from venom_schema.registry import build_verbs
+from venom_schema.registry import RegistryError, build_verbs
 
 from .config import ConfigStore
 from .doctor import config_check, doctor_report, filesystem_checks
@@ -95,6 +95,27 @@ class App:
         )
 
 
+def _registry_mismatch(err: RegistryError) -> VenomError:
+    """The start-up refusal for handlers that do not match the model's daemon verbs.
+
+    One line naming both sets, exit 2 like a bad configuration (an author's mistake, not the
+    daemon's), with the sets as data for ``--json`` (rfcs/0004 D-S32 (i15b)).
+    """
+    shown = ", ".join
+    message = (
+        "the handlers do not match the model's daemon verbs: "
+        f"missing handlers: {shown(err.missing) or '(none)'}; "
+        f"handlers for no daemon verb: {shown(err.extra) or '(none)'}"
+    )
+    if err.problems:
+        message += "; " + "; ".join(err.problems)
+    return VenomError(
+        "invalid_params.handlers",
+        message,
+        {"missing": err.missing, "extra": err.extra, "problems": err.problems},
+    )
+
+
 def _setup_logging(tool: str) -> None:
     level = os.environ.get(env_var(tool, "LOG"), "info").upper()
     logging.basicConfig(
@@ -133,6 +154,8 @@ def serve(
         server = app.server()
     except VenomError as err:
         return refuse(err)
+    except RegistryError as err:
+        return refuse(_registry_mismatch(err))
 
     def locked(where: str) -> None:
         # Only the daemon that won the lock writes the token (a losing racer can't clobber it),
