@@ -61,6 +61,7 @@ def test_grants_are_as_designed() -> None:
         "note.list": "read",
         "note.remove": "write",
         "note.search": "read",
+        "note.watch": "read",
     }
 
 

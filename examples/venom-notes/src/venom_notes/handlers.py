@@ -23,6 +23,7 @@ from typing import Any
 from anyio import to_thread
 
 from venom_gen.daemon import App, finish
+from venom_gen.daemon.events import GAP, event_data
 from venom_notes.store import Note, NoteStore, StorageError, WriteFailed, data_path
 from venom_proto import Call, Handler, VenomError, encode_item
 
@@ -87,6 +88,7 @@ class NoteHandlers:
 
     def __init__(self, app: App, store: NoteStore) -> None:
         self.store = store
+        self.events = app.events
         self.publish = app.events.publish
 
     async def add(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -174,6 +176,26 @@ class NoteHandlers:
                 return {"notes": notes}
             after = page[-1]["id"]
 
+    async def watch(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """The bus's own subscription: replay after ``cursor``, follow, end on cancel."""
+        limit, sent = params.get("limit"), 0
+        subscription = self.events.subscribe(["note.*"], params.get("cursor"), call=call)
+        async for event in subscription:
+            change = _CHANGES.get(event["type"])
+            if change is None:  # a truncation marker: our payloads are tiny, so never seen
+                continue
+            data = event_data(event)
+            item = {"seq": event["seq"], "change": change}
+            item.update((key, data[key]) for key in ("id", "tags") if key in data)
+            await call.emit(item)
+            sent += 1
+            if sent == limit:
+                break
+        return {"last": subscription.last}
+
+
+_CHANGES = {"note.added": "added", "note.removed": "removed", GAP: "gap"}
+
 
 def open_store(app: App) -> NoteStore:
     """The store under the XDG data dir; a failure stops start-up with a clear error."""
@@ -192,4 +214,5 @@ def handlers(app: App, store: NoteStore | None = None) -> Mapping[str, Handler]:
         "note.list": h.list,
         "note.remove": h.remove,
         "note.search": h.search,
+        "note.watch": h.watch,
     }

@@ -40,6 +40,7 @@ __all__ = (
     "TRUNCATED",
     "EventBus",
     "Subscription",
+    "event_data",
 )
 
 GAP = "events.gap"
@@ -259,9 +260,25 @@ class EventBus:
             event[_ITEM] = item
         return item
 
-    def subscribe(self, types: Sequence[str] = ("*",), cursor: int | None = None) -> Subscription:
-        """A reader of the feed: events after ``cursor`` (or from now on) whose type matches."""
-        return Subscription(self, compile_globs(types), cursor)
+    def subscribe(
+        self,
+        types: Sequence[str] = ("*",),
+        cursor: int | None = None,
+        *,
+        call: Call | None = None,
+    ) -> Subscription:
+        """A reader of the feed: events after ``cursor`` (or from now on) whose type matches
+        one of the ``types`` globs (``*`` one segment, ``**`` any; rfcs/0003 §2).
+
+        ``async for item in bus.subscribe(...)`` yields the ``events`` verb's items (``data``
+        is compact JSON text; `event_data` decodes it), ``events.gap`` markers for what was
+        lost, and waits for live events. With ``call``, the handler's call: iteration ends
+        once it is cancelled, and an item too large for its connection's ``max_frame``
+        becomes an ``events.truncated`` marker. A subscription is only a position in the
+        ring: a slow reader holds no queue and costs the daemon no memory; one that falls
+        behind what the ring keeps gets a gap marker (rfcs/0003 §3).
+        """
+        return Subscription(self, compile_globs(types), cursor, call=call)
 
     async def changed(self) -> None:
         """Wait until the next event is published."""
@@ -295,11 +312,15 @@ class Subscription:
     ``last`` is the seq of the last item returned (the cursor to resume from).
     """
 
-    __slots__ = ("_bus", "_match", "last", "position")
+    __slots__ = ("_bus", "_call", "_fit", "_match", "last", "position")
 
-    def __init__(self, bus: EventBus, match: Matcher, cursor: int | None) -> None:
+    def __init__(
+        self, bus: EventBus, match: Matcher, cursor: int | None, *, call: Call | None = None
+    ) -> None:
         self._bus = bus
         self._match = match
+        self._call = call
+        self._fit = None if call is None else _FrameFit(call)
         #: The seq of the last event looked at, whether or not its type matched.
         self.position = bus.last_seq if cursor is None else cursor
         self.last = 0 if cursor is None else cursor
@@ -330,9 +351,19 @@ class Subscription:
         return self
 
     async def __anext__(self) -> dict[str, Any]:
-        while (item := self.poll()) is None:
+        call = self._call
+        while True:
+            if call is not None and call.cancelled:
+                raise StopAsyncIteration
+            item = self.poll()
+            if item is not None:
+                return item if self._fit is None else self._fit(item)
             await self._bus.changed()
-        return item
+
+
+def event_data(item: Mapping[str, Any]) -> Any:
+    """The decoded ``data`` of an item a `Subscription` yields (markers' data included)."""
+    return orjson.loads(item["data"])
 
 
 class _FrameFit:

@@ -16,10 +16,11 @@ _venom_notes_child() {
     ('0 note.list') REPLY=21 ;;
     ('0 note.remove') REPLY=23 ;;
     ('0 note.search') REPLY=25 ;;
-    ('0 ping') REPLY=26 ;;
-    ('0 serve') REPLY=27 ;;
-    ('0 skill') REPLY=28 ;;
-    ('0 skill.install') REPLY=30 ;;
+    ('0 note.watch') REPLY=27 ;;
+    ('0 ping') REPLY=28 ;;
+    ('0 serve') REPLY=29 ;;
+    ('0 skill') REPLY=30 ;;
+    ('0 skill.install') REPLY=32 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -30,16 +31,17 @@ _venom_notes_child() {
     ('15 list') REPLY=20 ;;
     ('15 remove') REPLY=22 ;;
     ('15 search') REPLY=24 ;;
-    ('28 install') REPLY=29 ;;
+    ('15 watch') REPLY=26 ;;
+    ('30 install') REPLY=31 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (15) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (28) reply=('install') ;;
+    (15) reply=('add' 'get' 'list' 'remove' 'search' 'watch') ;;
+    (30) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -71,11 +73,13 @@ _venom_notes_flags() {
     (23) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (24) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (25) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (30) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (32) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -83,8 +87,8 @@ _venom_notes_choices() {
   case "$1 $2" in
     ('13 --follow') reply=(true false) ;;
     ('14 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('29 --force') reply=(true false) ;;
-    ('30 --force') reply=(true false) ;;
+    ('31 --force') reply=(true false) ;;
+    ('32 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -31,14 +31,16 @@ function __venom_notes_child
             echo 23
         case '0 note.search'
             echo 25
-        case '0 ping'
-            echo 26
-        case '0 serve'
+        case '0 note.watch'
             echo 27
-        case '0 skill'
+        case '0 ping'
             echo 28
-        case '0 skill.install'
+        case '0 serve'
+            echo 29
+        case '0 skill'
             echo 30
+        case '0 skill.install'
+            echo 32
         case '1 check'
             echo 2
         case '1 get'
@@ -59,19 +61,21 @@ function __venom_notes_child
             echo 22
         case '15 search'
             echo 24
-        case '28 install'
-            echo 29
+        case '15 watch'
+            echo 26
+        case '30 install'
+            echo 31
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 15
-            printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 28
+            printf '%s\n' 'add' 'get' 'list' 'remove' 'search' 'watch'
+        case 30
             printf '%s\n' 'install'
     end
 end
@@ -130,14 +134,18 @@ function __venom_notes_flags
         case 25
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 32
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -147,9 +155,9 @@ function __venom_notes_choices
             printf '%s\n' 'true' 'false'
         case '14 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '29 --force'
+        case '31 --force'
             printf '%s\n' 'true' 'false'
-        case '30 --force'
+        case '32 --force'
             printf '%s\n' 'true' 'false'
     end
 end
