@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest
-from notes_kit import TIMEOUT, Daemon
 
+from venom_gen.testing import TIMEOUT, DaemonProcess
 from venom_proto import SyncClient, VenomError
 
 
-def test_watch_replays_after_a_cursor_then_follows_live_changes(daemon: Daemon) -> None:
+def test_watch_replays_after_a_cursor_then_follows_live_changes(daemon: DaemonProcess) -> None:
     daemon.cli_json("note", "add", "--text", "one", "--tags", '["b", "a"]')
     daemon.cli_json("note", "add", "--text", "two")
     daemon.cli_json("note", "remove", "--id", "1")
@@ -36,7 +32,7 @@ def test_watch_replays_after_a_cursor_then_follows_live_changes(daemon: Daemon) 
     assert [i["seq"] for i in [*replayed, live]] == sorted({i["seq"] for i in [*replayed, live]})
 
 
-def test_watch_resumes_from_the_last_seq(daemon: Daemon) -> None:
+def test_watch_resumes_from_the_last_seq(daemon: DaemonProcess) -> None:
     daemon.cli_json("note", "add", "--text", "one")
     first = daemon.cli("note", "watch", "--cursor", "0", "--limit", "1", "--json")
     assert first.returncode == 0, first.stderr
@@ -47,7 +43,7 @@ def test_watch_resumes_from_the_last_seq(daemon: Daemon) -> None:
     assert after["id"] == 2
 
 
-def test_a_cursor_from_before_a_restart_is_a_gap(daemon: Daemon) -> None:
+def test_a_cursor_from_before_a_restart_is_a_gap(daemon: DaemonProcess) -> None:
     daemon.cli_json("note", "add", "--text", "one")
     run = daemon.cli("note", "watch", "--cursor", "99", "--limit", "1", "--json")
     assert run.returncode == 0, run.stderr
@@ -56,7 +52,7 @@ def test_a_cursor_from_before_a_restart_is_a_gap(daemon: Daemon) -> None:
     assert "id" not in gap
 
 
-def test_cancelling_a_watch_ends_it_and_the_connection_stays_usable(daemon: Daemon) -> None:
+def test_cancelling_a_watch_ends_it_and_the_connection_stays_usable(daemon: DaemonProcess) -> None:
     with SyncClient(daemon.socket, timeout=TIMEOUT) as client:
         stream = client.stream("note.watch")
         client.cancel(stream.id)

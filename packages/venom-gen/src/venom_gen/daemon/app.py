@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
+from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, Verb
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_schema.grants import (
     OwnerToken,
@@ -82,14 +82,21 @@ class App:
         """
         return grants_for_connection(connection, self.token)
 
-    def server(self) -> Server:
-        """The proto server with every handler wrapped by the registry."""
+    def verbs(self) -> dict[str, Verb]:
+        """Every daemon verb's handler, shared and the product's, wrapped by the registry.
+
+        Raises `venom_schema.registry.RegistryError` when they do not match the model.
+        """
         handlers = {**self.shared_handlers(), **self.product.handlers_for(self)}
-        verbs = build_verbs(self.model, handlers, grants_for=self.grants_for)
+        return build_verbs(self.model, handlers, grants_for=self.grants_for)
+
+    def server(self, verbs: Mapping[str, Verb] | None = None) -> Server:
+        """The proto server with every handler wrapped by the registry (or with ``verbs``,
+        which `verbs` built)."""
         return Server(
             self.product.tool,
             self.product.version,
-            verbs,
+            dict(self.verbs() if verbs is None else verbs),
             frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
         )
