@@ -38,8 +38,8 @@ def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
         "src/venom_foo/generated/man/venom-foo-greet.1",
         "src/venom_foo/generated/completions/venom-foo.bash",
         "tests/conftest.py",
-        "tests/venom_foo_kit.py",
         "tests/test_venom_foo_model.py",
+        "tests/test_venom_foo_handlers.py",
         "tests/test_venom_foo_surfaces.py",
     } <= written
     on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}

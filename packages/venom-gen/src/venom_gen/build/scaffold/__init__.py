@@ -36,8 +36,8 @@ LAYOUT: Final[dict[str, str]] = {
     "handlers.py.tmpl": "src/{module}/handlers.py",
     "verbs.zon.tmpl": "src/{module}/verbs.zon",
     "conftest.py.tmpl": "tests/conftest.py",
-    "kit.py.tmpl": "tests/{module}_kit.py",
     "test_model.py.tmpl": "tests/test_{module}_model.py",
+    "test_handlers.py.tmpl": "tests/test_{module}_handlers.py",
     "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
 }
 
