@@ -159,7 +159,7 @@ def test_the_context_manager_cleans_up_after_a_failed_start(tmp_path: Path) -> N
     seen: list[Path] = []
 
     class Recording(DaemonProcess):
-        def start(self) -> DaemonProcess:
+        def start(self, *, poll: float = 0.01) -> Recording:
             seen.append(self.dirs.root)
             raise DaemonStartError("boom")
 

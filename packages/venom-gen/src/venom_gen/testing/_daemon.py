@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from venom_gen.product import Product, resolve
 from venom_proto import AsyncClient, SyncClient
@@ -74,17 +74,22 @@ class DaemonProcess:
         self.socket = resolve_socket_path(self.tool, None, self.env)
         self.log_path = self.dirs.root / "serve.log"
         self.proc: subprocess.Popen[bytes] | None = None
+        #: Whether the owner token existed when the socket first accepted (None: not yet).
+        self.token_at_first_connect: bool | None = None
 
     # -- life --------------------------------------------------------------------------------
 
-    def start(self) -> DaemonProcess:
-        """Run ``serve`` and wait until it accepts connections and its owner token exists.
+    def start(self, *, poll: float = 0.01) -> Self:
+        """Run ``serve`` and wait until it accepts connections and its owner token exists,
+        trying every ``poll`` seconds.
 
-        Raises `DaemonStartError` (with its log) if it exits or does not listen in time; the
-        process is killed and reaped first.
+        `token_at_first_connect` records whether the token was already there when the first
+        connection succeeded (rfcs/0005 §3 says it must be). Raises `DaemonStartError` (with
+        its log) if it exits or does not listen in time; the process is reaped first.
         """
         if self.proc is not None:
             raise RuntimeError("the daemon is already running")
+        self.token_at_first_connect = None
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
                 [*self.command, "serve", *self.args],
@@ -101,21 +106,22 @@ class DaemonProcess:
                 raise DaemonStartError(f"{self.tool} serve exited with {code}:\n{self.log}")
             if self._listening():
                 return self
-            time.sleep(0.01)
+            time.sleep(poll)
         self.stop(signal.SIGKILL)
         raise DaemonStartError(f"{self.tool} serve did not listen in {self.timeout}s:\n{self.log}")
 
     def _listening(self) -> bool:
-        # The socket listens a moment before the token exists; without it a client holds
-        # only the public grants.
-        if not os.path.exists(token_path(self.socket)):
-            return False
+        # The socket must not accept before the token exists; were it to, a client would
+        # silently hold only the public grants.
         with socket.socket(socket.AF_UNIX) as probe:
             try:
                 probe.connect(self.socket)
             except OSError:
                 return False
-        return True
+        has_token = os.path.exists(token_path(self.socket))
+        if self.token_at_first_connect is None:
+            self.token_at_first_connect = has_token
+        return has_token
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Send ``sig`` and reap the daemon (killed if it outlives the timeout); its status."""
@@ -139,7 +145,7 @@ class DaemonProcess:
             if self._own_dirs:
                 self.dirs.remove()
 
-    def __enter__(self) -> DaemonProcess:
+    def __enter__(self) -> Self:
         try:
             return self.start()
         except BaseException:
@@ -208,9 +214,14 @@ class DaemonProcess:
         )
 
     def cli(
-        self, *args: str, input: str | None = None, env: Mapping[str, str] | None = None
+        self,
+        *args: str,
+        input: str | None = None,
+        env: Mapping[str, str] | None = None,
+        timeout: float | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        """Run the product's CLI with ``args`` against this daemon (private environment)."""
+        """Run the product's CLI with ``args`` against this daemon (private environment, plus
+        ``env``), its stdin ``input`` or nothing."""
         return subprocess.run(
             [*self.command, *args],
             env={**self.env, **(env or {})},
@@ -218,7 +229,7 @@ class DaemonProcess:
             stdin=None if input is not None else subprocess.DEVNULL,
             capture_output=True,
             text=True,
-            timeout=self.timeout,
+            timeout=self.timeout if timeout is None else timeout,
             check=False,
         )
 
