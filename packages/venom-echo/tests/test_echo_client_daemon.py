@@ -151,7 +151,12 @@ def test_no_daemon_is_not_running(tmp_path: Path) -> None:
     assert caught.value.code == "unavailable.not_running"
 
 
-def test_async_client_calls_every_kind(daemon: DaemonProcess) -> None:
+#: The generated async client is built on anyio: it runs on both of its backends.
+BACKENDS = pytest.mark.parametrize("backend", ["asyncio", "trio"])
+
+
+@BACKENDS
+def test_async_client_calls_every_kind(daemon: DaemonProcess, backend: str) -> None:
     """The anyio class: calls, a stream with its result, a declared error, cancellation."""
 
     async def main() -> dict[str, Any]:
@@ -182,7 +187,7 @@ def test_async_client_calls_every_kind(daemon: DaemonProcess) -> None:
                 seen["skill"] = (await client.skill())["content"][:4]
         return seen
 
-    seen = anyio.run(main)
+    seen = anyio.run(main, backend=backend)
     assert seen["schema"] == SCHEMA_DIGEST
     assert seen["echo"] == {"text": "HI"}
     assert seen["ping"] == {}
@@ -197,7 +202,8 @@ def test_async_client_calls_every_kind(daemon: DaemonProcess) -> None:
     assert seen["skill"] == "---\n"
 
 
-def test_async_stream_result_before_end_is_an_error(daemon: DaemonProcess) -> None:
+@BACKENDS
+def test_async_stream_result_before_end_is_an_error(daemon: DaemonProcess, backend: str) -> None:
     async def main() -> None:
         with anyio.fail_after(TIMEOUT):
             async with AsyncVenomEchoClient.connect(daemon.socket) as client:
@@ -207,4 +213,4 @@ def test_async_stream_result_before_end_is_an_error(daemon: DaemonProcess) -> No
                 assert [item["index"] async for item in stream] == [0]
                 assert stream.result == {"count": 1}
 
-    anyio.run(main)
+    anyio.run(main, backend=backend)

@@ -131,14 +131,18 @@ class AsyncClient:
         self._fail(VenomError("unavailable.disconnected", "the client is closed"))
         for scope in self._io_scopes:
             scope.cancel()
-        # The reader and writer are the group's only tasks; the group's own scope is never
-        # cancelled, so exiting it just waits for them to finish.
-        await tg.__aexit__(None, None, None)
-        self._frames_in.close()
-        self._frames_out.close()
-        if self._stream is not None:
-            with anyio.CancelScope(shield=True):
-                await self._stream.aclose()
+        try:
+            # The reader and writer are the group's only tasks; the group's own scope is never
+            # cancelled, so exiting it just waits for them to finish. Closing from a cancelled
+            # scope (a timeout around the client) raises here on trio once they have: the
+            # socket is closed all the same.
+            await tg.__aexit__(None, None, None)
+        finally:
+            self._frames_in.close()
+            self._frames_out.close()
+            if self._stream is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._stream.aclose()
 
     # -- transport -------------------------------------------------------------------------
 
