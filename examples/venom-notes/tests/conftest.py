@@ -16,6 +16,12 @@ def venom_product() -> str:
 
 
 @pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio: the daemon's server (and so ``venom_app``) is asyncio's."""
+    return "asyncio"
+
+
+@pytest.fixture
 def fresh(venom_product: str, venom_dirs: PrivateDirs) -> Iterator[DaemonProcess]:
     """A daemon on an empty notes database, not started; stopped after the test."""
     d = DaemonProcess(venom_product, dirs=venom_dirs)

@@ -18,6 +18,11 @@ CONFTEST = """import pytest
 @pytest.fixture
 def venom_product() -> str:
     return "venom_notes.product:PRODUCT"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
 """
 
 

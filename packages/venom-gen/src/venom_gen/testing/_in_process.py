@@ -47,7 +47,9 @@ class InProcess:
         if self._dirs is not None:
             self._dirs.remove()
 
-    def _call(self, verb: str, owner: bool, max_frame: int | None) -> tuple[Verb, FakeCall]:
+    async def _invoke(
+        self, verb: str, params: dict[str, Any] | None, owner: bool, max_frame: int | None
+    ) -> tuple[FakeCall, Any]:
         found = self.verbs.get(verb)
         if found is None:
             raise VenomError("not_found.verb", f"no daemon verb {verb!r}", {"verb": verb})
@@ -55,7 +57,10 @@ class InProcess:
         call = FakeCall(verb, streams=found.streams, hello=hello)
         if max_frame is not None:
             call.connection.max_frame = max_frame
-        return found, call
+        value = found.handler(call, {} if params is None else params)
+        if hasattr(value, "__await__"):
+            value = await value
+        return call, value
 
     async def call(
         self,
@@ -69,11 +74,7 @@ class InProcess:
 
         A streaming verb's items are dropped: use `stream` to see them.
         """
-        found, call = self._call(verb, owner, max_frame)
-        value = found.handler(call, {} if params is None else params)
-        if hasattr(value, "__await__"):
-            value = await value
-        return value
+        return (await self._invoke(verb, params, owner, max_frame))[1]
 
     async def stream(
         self,
@@ -84,10 +85,7 @@ class InProcess:
         max_frame: int | None = None,
     ) -> tuple[list[Any], Any]:
         """The checked items and result of a streaming ``verb`` that ends by itself."""
-        found, call = self._call(verb, owner, max_frame)
-        value = found.handler(call, {} if params is None else params)
-        if hasattr(value, "__await__"):
-            value = await value
+        call, value = await self._invoke(verb, params, owner, max_frame)
         return call.items, value
 
     def run(self, verb: str, params: dict[str, Any] | None = None, **options: Any) -> Any:
