@@ -100,8 +100,9 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
     plans `_generated_plain` inlines.
     """
     name, grant = compiled.name, compiled.grant
-    params = compiled.params
-    result = _logged(compiled.result, name, "result")
+    params, plain_result = compiled.params, compiled.result
+    # The cold paths take the logging wrapper; the async path logs inline (no extra frame).
+    result = _logged(plain_result, name, "result")
     item = _logged(compiled.item, name, "item") if compiled.streams else None
 
     needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
@@ -124,7 +125,12 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
         @functools.wraps(handler)
         async def run_async(call: Call, raw: JsonObject) -> Json:
             target, checked = admit(call, raw)
-            return result(await handler(target, checked))
+            value = await handler(target, checked)
+            try:
+                return plain_result(value)
+            except VenomError as exc:
+                _log_refusal(exc, name, "result")
+                raise
 
         return run_async
 
@@ -195,20 +201,24 @@ def _generated_plain(
     return run
 
 
+def _log_refusal(exc: VenomError, verb: str, what: str) -> None:
+    data = exc.data if isinstance(exc.data, dict) else {}
+    path = data.get("path", "")
+    log.error("verb %r returned an invalid %s (path %r): %s", verb, what, path, exc.message)
+
+
 def _logged(validator: Validator, verb: str, what: str) -> Validator:
     """``validator``, logging one line naming the verb and the path of what it refuses.
 
     The caller gets ``internal.result`` and no detail it could not act on; the author gets the
-    line (docs/handlers.md). Only a refusal costs anything beyond the call itself.
+    line (docs/handlers.md).
     """
 
     def checked(value: Any) -> Any:
         try:
             return validator(value)
         except VenomError as exc:
-            data = exc.data if isinstance(exc.data, dict) else {}
-            path = data.get("path", "")
-            log.error("verb %r returned an invalid %s (path %r): %s", verb, what, path, exc.message)
+            _log_refusal(exc, verb, what)
             raise
 
     return checked
