@@ -177,3 +177,19 @@ def test_the_context_manager_stops_the_daemon() -> None:
     assert proc is not None
     assert proc.returncode == 0
     assert not root.exists()
+
+
+async def test_in_process_names_an_unknown_verb(venom_app: InProcess) -> None:
+    with pytest.raises(VenomError) as info:
+        await venom_app.call("note.nope")
+    assert info.value.code == "not_found.verb"
+    assert info.value.data == {"verb": "note.nope"}
+
+
+async def test_a_closed_memory_client_refuses_calls(venom_app: InProcess) -> None:
+    client = venom_app.client()
+    async with client:
+        assert await client.call("note.search", {"query": "x"}) == {"notes": []}
+    with pytest.raises(VenomError) as info:
+        await client.call("ping")
+    assert info.value.code == "unavailable.disconnected"
