@@ -111,13 +111,19 @@ def test_each_member_declares_every_third_party_package_it_imports(member: Membe
         extra: {canonicalize_name(r.name) for r in reqs} for extra, reqs in member.extras
     }
     build = f"{member.module}.build"
-    run_time = _imports(member, exclude=build)
+    testing = f"{member.module}.testing"
+    run_time = _imports(member, exclude=build) & _imports(member, exclude=testing)
+    kit = _imports(member, exclude=build) - _imports(member, exclude=testing)
     for top in sorted(_imports(member) - siblings):
         dist = _distribution(top)
         if dist is None or dist in declared:
             continue
-        # Only venom-gen's build time may use its ``dev`` extra (the developer CLI: typer).
+        # Only venom-gen's build time may use its ``dev`` extra (the developer CLI: typer), and
+        # only its test kit the ``testing`` extra (the pytest plugin: pytest).
         assert member.name == "venom-gen", (top, dist)
+        if top in kit:
+            assert dist in extras.get("testing", set()), (top, dist)
+            continue
         assert dist in extras.get("dev", set()), (top, dist)
         assert top not in run_time, f"{top} comes with the dev extra: only {build} may import it"
 
@@ -128,11 +134,13 @@ def test_proto_depends_on_anyio_and_orjson_only() -> None:
 
 
 def test_the_developer_cli_is_an_extra_and_nothing_else_is() -> None:
-    """A product installs venom-gen without typer; ``venom-gen[dev]`` brings the dev CLI."""
+    """A product installs venom-gen without typer; ``venom-gen[dev]`` brings the dev CLI, and
+    ``venom-gen[testing]`` the test kit's pytest plugin."""
     gen = _members()[canonicalize_name("venom-gen")]
-    assert {extra for extra, _ in gen.extras} == {"dev"}
+    assert {extra for extra, _ in gen.extras} == {"dev", "testing"}
     assert "typer" not in {canonicalize_name(r.name) for r in gen.requirements}
-    assert [Requirement(str(r)).name for _, reqs in gen.extras for r in reqs] == ["typer"]
+    named = {extra: [Requirement(str(r)).name for r in reqs] for extra, reqs in gen.extras}
+    assert named == {"dev": ["typer"], "testing": ["pytest"]}
     assert all(not m.extras for m in members() if m.name != "venom-gen")
 
 

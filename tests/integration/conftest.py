@@ -6,10 +6,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,43 +24,27 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-@contextlib.contextmanager
-def _fresh() -> Iterator[Daemon]:
-    # Short and under /tmp: the socket path must fit in sun_path (RFC-0002 §2.3).
-    root = Path(tempfile.mkdtemp(prefix="vi", dir="/tmp"))
-    d = Daemon(root)
-    try:
-        yield d
-    finally:
-        d.stop()
-        shutil.rmtree(root, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def _running() -> Iterator[Daemon]:
-    with _fresh() as d:
-        d.start()
-        yield d
-
-
 @pytest.fixture
 def idle_daemon() -> Iterator[Daemon]:
     """A daemon of the test's own, not started (the test may start it), stopped after."""
-    with _fresh() as d:
+    d = Daemon()
+    try:
         yield d
+    finally:
+        d.close()
 
 
 @pytest.fixture(scope="session")
 def daemon() -> Iterator[Daemon]:
     """One running daemon shared by tests that leave its configuration alone."""
-    with _running() as d:
+    with Daemon() as d:
         yield d
 
 
 @pytest.fixture
 def own_daemon() -> Iterator[Daemon]:
     """A daemon of the test's own (its config may change), stopped after the test."""
-    with _running() as d:
+    with Daemon() as d:
         yield d
 
 

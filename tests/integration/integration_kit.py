@@ -1,26 +1,25 @@
 """Helpers of the integration suite: a real venom-echo daemon, raw socket I/O, the CLI.
 
-Each daemon runs on a private ``XDG_RUNTIME_DIR`` (and ``XDG_CONFIG_HOME``, ``HOME``) under a
-short temporary root, so the socket path fits in ``sun_path`` and nothing touches the user's.
+Each daemon is the test kit's (`venom_gen.testing.DaemonProcess`): private ``XDG_*`` and ``HOME``
+directories under a short temporary root, so the socket path fits in ``sun_path`` and nothing
+touches the user's.
 Every wait is bounded by :data:`TIMEOUT`.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
 import socket
 import struct
-import subprocess
 import sys
-import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from venom_echo.product import MODEL_PATH
+from venom_gen.testing import DaemonProcess
+from venom_proto.conventions import token_path
 
 TIMEOUT = 10.0
 TOOL = "venom-echo"
@@ -70,94 +69,17 @@ def mcp_tool_name(verb: str) -> str:
     return verb.replace("_", "__").replace(".", "_d")
 
 
-class Daemon:
-    """One ``venom-echo serve`` process on a private runtime directory."""
+class Daemon(DaemonProcess):
+    """One ``venom-echo serve`` from the test kit, run by the console script, on its own
+    private directories; with raw sockets (`connect`) and the config file's path."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.runtime = root / "run"
-        self.config_home = root / "config"
-        self.env = {
-            **os.environ,
-            "XDG_RUNTIME_DIR": str(self.runtime),
-            "XDG_CONFIG_HOME": str(self.config_home),
-            "HOME": str(root / "home"),
-        }
-        for name in ("VENOM_ECHO_SOCKET", "VENOM_ECHO_CONFIG"):
-            self.env.pop(name, None)
-        self.command = venom_echo_command()
-        self.socket = str(self.runtime / "venom" / f"{TOOL}.sock")
-        self.token_file = Path(self.socket).with_suffix(".token")
-        self.config_file = self.config_home / TOOL / "config.toml"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.token_at_first_connect = False
-
-    def start(self, *, poll: float = 0.02) -> None:
-        """Run ``venom-echo serve``; wait until its socket accepts and its owner token exists.
-
-        :attr:`token_at_first_connect` records whether the token was already there when the
-        first connection succeeded (rfcs/0005 §3 says it must be).
-        """
-        self.runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
-        with (self.root / "serve.err").open("ab") as log:  # the child keeps its own copy
-            self.proc = subprocess.Popen(
-                [self.command, "serve"],
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = (self.root / "serve.err").read_text(errors="replace")
-                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {err}")
-            try:
-                with socket.socket(socket.AF_UNIX) as s:
-                    s.connect(self.socket)
-            except OSError:
-                time.sleep(poll)
-                continue
-            self.token_at_first_connect = self.token_file.exists()
-            while not self.token_file.exists() and time.monotonic() < deadline:
-                time.sleep(0.005)
-            if self.token_file.exists():
-                return
-            break
-        self.stop()
-        raise TimeoutError("daemon did not start listening with its owner token")
-
-    def stop(self) -> int:
-        """SIGTERM the daemon and reap it (SIGKILL after :data:`TIMEOUT`); its exit status."""
-        proc, self.proc = self.proc, None
-        if proc is None:
-            return 0
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            return proc.wait(TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(TIMEOUT)
-            raise
-
-    def token(self) -> str:
-        """The owner token the daemon wrote beside its socket (rfcs/0005 §3)."""
-        return self.token_file.read_text(encoding="ascii").strip()
-
-    def cli(
-        self, *args: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT
-    ) -> subprocess.CompletedProcess[str]:
-        """Run ``venom-echo ARGS`` as a subprocess in this daemon's environment (plus ``env``)."""
-        return subprocess.run(
-            [self.command, *args],
-            env={**self.env, **(env or {})},
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-            check=False,
+    def __init__(self) -> None:
+        super().__init__(
+            "venom_echo.product:PRODUCT", command=[venom_echo_command()], timeout=TIMEOUT
         )
+        self.root = self.dirs.root
+        self.token_file = Path(token_path(self.socket))
+        self.config_file = self.dirs.root / "config" / TOOL / "config.toml"
 
     def connect(self) -> Conn:
         """A raw client socket; nothing sent yet."""

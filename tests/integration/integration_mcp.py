@@ -31,7 +31,9 @@ class Mcp:
         self._portal_cm: AbstractContextManager[BlockingPortal] = start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
         self._errlog = (daemon.root / "mcp.err").open("a")
-        params = StdioServerParameters(command=daemon.command, args=["mcp", *extra], env=daemon.env)
+        params = StdioServerParameters(
+            command=daemon.command[0], args=["mcp", *extra], env=daemon.env
+        )
         self._session_cm = self._portal.wrap_async_context_manager(_session(params, self._errlog))
         try:
             self.session, self.init = self._session_cm.__enter__()

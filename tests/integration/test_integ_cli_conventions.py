@@ -21,7 +21,7 @@ from venom_proto.conventions import CACHE_KEY
 
 def run(daemon: Daemon, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [daemon.command, *args], env=daemon.env, capture_output=True, text=True, timeout=30,
+        [*daemon.command, *args], env=daemon.env, capture_output=True, text=True, timeout=30,
         check=False,
     )  # fmt: skip
 

@@ -140,7 +140,7 @@ def test_daemon_down_is_not_running_exit_6(own_daemon: Daemon) -> None:
 def test_events_follow_until_ctrl_c(daemon: Daemon) -> None:
     """rfcs/0003 §4; RFC-0002 §7.3: a live NDJSON item, then Ctrl-C ends with cancelled, exit 8."""
     proc = subprocess.Popen(
-        [daemon.command, "events", "--types", '["echo.echoed"]', "--follow=true", "--json"],
+        [daemon.command[0], "events", "--types", '["echo.echoed"]', "--follow=true", "--json"],
         env=daemon.env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -156,7 +156,7 @@ def run_inspector(
     inspector: Path, daemon: Daemon, *method: str
 ) -> subprocess.CompletedProcess[str]:
     """``mcp-inspector --cli venom-echo mcp --method ...`` in the daemon's environment."""
-    command = [str(inspector), "--cli", daemon.command, "mcp", "--method", *method]
+    command = [str(inspector), "--cli", daemon.command[0], "mcp", "--method", *method]
     return _run_bounded(command, env=daemon.env, timeout=RUN_TIMEOUT)
 
 

@@ -43,7 +43,7 @@ def test_the_printed_entry_pins_this_shells_socket(daemon: Daemon) -> None:
     document = config_entry(daemon, "--max-grant", "read")
     entry = document["mcpServers"]["venom-echo"]
     assert entry == {
-        "command": daemon.command,
+        "command": daemon.command[0],
         "args": ["mcp", "--max-grant", "read"],
         "env": {"VENOM_ECHO_SOCKET": daemon.socket},
     }
@@ -115,7 +115,7 @@ def test_the_sdk_stdio_client_starts_the_printed_entry(daemon: Daemon) -> None:
 def test_without_a_pinned_socket_the_error_says_why_and_how_to_fix_it(daemon: Daemon) -> None:
     # TMPDIR only keeps the default path private to this test; XDG_RUNTIME_DIR stays unset.
     env = {**host_environment(), "TMPDIR": str(daemon.root / "host-tmp")}
-    params = StdioServerParameters(command=daemon.command, args=["mcp"], env=env)
+    params = StdioServerParameters(command=daemon.command[0], args=["mcp"], env=env)
     _, result = anyio.run(_sdk_call, params)
     assert result.is_error
     error = json.loads(result.content[0].text)["error"]

@@ -23,7 +23,7 @@ def _gone(daemon: Daemon) -> int:
 def _cleaned_up(daemon: Daemon) -> None:
     assert not os.path.exists(daemon.socket)
     assert not daemon.token_file.exists()
-    log = (daemon.root / "serve.err").read_text(errors="replace")
+    log = daemon.log
     assert "shutdown requested by pid" in log, log
     assert log.rstrip().endswith("stopped"), log
 

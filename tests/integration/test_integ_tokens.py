@@ -82,7 +82,7 @@ def test_bridge_locally_forwards_after_a_valid_hello(daemon: Daemon) -> None:
     hello: Any = {"id": 1, "verb": "hello", "params": hello_params(token=daemon.token())}
     script = json.dumps(hello).encode() + b"\n" + request(2, "echo", {"text": "b"}) + b"\n"
     out = subprocess.run(
-        [daemon.command, "bridge"],
+        [*daemon.command, "bridge"],
         input=script,
         capture_output=True,
         env=daemon.env,

@@ -14,7 +14,6 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -155,9 +154,9 @@ class Sshd:
 def running_remote() -> Iterator[tuple[Daemon, Sshd]]:
     """A running venom-echo and an sshd whose sessions see the daemon's environment (its
     ``PATH`` with this venv first, ``HOME`` and XDG directories); all removed afterwards."""
-    root = Path(tempfile.mkdtemp(prefix="vssh", dir="/tmp"))
-    daemon = Daemon(root)
-    venv_bin = os.path.dirname(daemon.command)
+    daemon = Daemon()
+    root = daemon.root
+    venv_bin = os.path.dirname(daemon.command[0])
     sshd = Sshd(
         root,
         session_env={
@@ -165,6 +164,9 @@ def running_remote() -> Iterator[tuple[Daemon, Sshd]]:
             "HOME": daemon.env["HOME"],
             "XDG_RUNTIME_DIR": daemon.env["XDG_RUNTIME_DIR"],
             "XDG_CONFIG_HOME": daemon.env["XDG_CONFIG_HOME"],
+            # The bridge reads the issued-token store under the daemon's state directory.
+            "XDG_STATE_HOME": daemon.env["XDG_STATE_HOME"],
+            "XDG_DATA_HOME": daemon.env["XDG_DATA_HOME"],
         },
         bridge_socket=daemon.socket,
     )
@@ -175,5 +177,4 @@ def running_remote() -> Iterator[tuple[Daemon, Sshd]]:
     finally:
         with contextlib.suppress(Exception):
             sshd.stop()
-        daemon.stop()
-        shutil.rmtree(root, ignore_errors=True)
+        daemon.close()

@@ -212,7 +212,7 @@ def test_cli_with_ssh_killed_exits_6(remote: tuple[Daemon, Sshd]) -> None:
         "VENOM_ECHO_TOKEN": daemon.token(),
     }
     proc = subprocess.Popen(
-        [daemon.command, "echo.repeat", "--text", "k", "--count", "1000", "--interval-ms", "20",
+        [*daemon.command, "echo.repeat", "--text", "k", "--count", "1000", "--interval-ms", "20",
          "--json"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
     )  # fmt: skip
@@ -255,7 +255,7 @@ def test_mcp_adapter_over_ssh(remote: tuple[Daemon, Sshd]) -> None:
     daemon, sshd = remote
     env = {**daemon.env, **sshd.ssh_env, "VENOM_ECHO_TOKEN": daemon.token()}
     params = StdioServerParameters(
-        command=daemon.command, args=["mcp", "--socket", sshd.url(daemon.socket)], env=env
+        command=daemon.command[0], args=["mcp", "--socket", sshd.url(daemon.socket)], env=env
     )
 
     async def run() -> tuple[Any, Any, Any]:
@@ -343,7 +343,7 @@ def test_cli_ctrl_c_over_ssh_cancels_and_exits_8(remote: tuple[Daemon, Sshd]) ->
         "VENOM_ECHO_TOKEN": daemon.token(),
     }
     proc = subprocess.Popen(
-        [daemon.command, "echo.repeat", "--text", "c", "--count", "1000", "--interval-ms", "20",
+        [*daemon.command, "echo.repeat", "--text", "c", "--count", "1000", "--interval-ms", "20",
          "--json"],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
     )  # fmt: skip

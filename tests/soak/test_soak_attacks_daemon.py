@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import os
 import random
-import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -26,6 +22,8 @@ from typing import Any
 
 import pytest
 from soak_kit import FIGURES, FULL, TIMEOUT, EchoDaemon, LineConn, hello_line, request_line, scale
+
+from venom_gen.testing import DaemonProcess, PrivateDirs
 
 GLOB_CALLS = scale(20, 200)
 KILL_ROUNDS = scale(10, 50)
@@ -307,21 +305,18 @@ def test_kill9_mid_config_set_leaves_no_temporary_files(daemon: EchoDaemon) -> N
 
 def test_notes_on_a_full_disk_answer_failed_write(tmp_path: Path) -> None:
     """venom-notes' note.add on a full 256 KiB tmpfs: failed.write, the daemon goes on."""
-    root = Path(tempfile.mkdtemp(prefix="vn", dir="/tmp"))
-    data = root / "data"
-    data.mkdir()
+    dirs = PrivateDirs("vn")  # the test kit's private XDG directories; data/ is mounted over
+    data = dirs.root / "data"
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", str(data)],
         capture_output=True,
         timeout=10,
     )
     if mounted.returncode != 0:
-        shutil.rmtree(root, ignore_errors=True)
+        dirs.remove()
         pytest.skip("cannot mount a tmpfs (needs root)")
-    sys.path.insert(0, str(Path(__file__).parents[2] / "examples" / "venom-notes" / "tests"))
     try:
-        notes_kit = importlib.import_module("notes_kit")  # venom-notes' own test kit
-        notes = notes_kit.Daemon(root)
+        notes = DaemonProcess("venom_notes.product:PRODUCT", dirs=dirs)
         notes.start()
         try:
             codes: list[str] = []
@@ -338,9 +333,8 @@ def test_notes_on_a_full_disk_answer_failed_write(tmp_path: Path) -> None:
         finally:
             assert notes.stop() == 0
     finally:
-        sys.path.pop(0)
         subprocess.run(["umount", "-l", str(data)], capture_output=True, timeout=10)
-        shutil.rmtree(root, ignore_errors=True)
+        dirs.remove()
     assert codes[-1] == "failed.write", codes[-3:]
     assert stored == codes.count("ok")
     FIGURES["venom-notes note.add on a full 256 KiB tmpfs"] = (

@@ -1,34 +1,30 @@
-"""Fixtures of venom-notes' tests: real daemons on short private temporary roots."""
+"""Fixtures of venom-notes' tests: real daemons from the test kit (venom_gen.testing)."""
 
 from __future__ import annotations
 
-import shutil
-import sys
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from notes_kit import Daemon, McpPeer
+from venom_gen.testing import DaemonProcess, McpPeer, PrivateDirs
 
 
 @pytest.fixture
-def short_root() -> Iterator[Path]:
-    # /tmp, not pytest's tmp_path: a Unix socket path must fit in about 100 bytes.
-    root = Path(tempfile.mkdtemp(prefix="vn", dir="/tmp"))
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def venom_product() -> str:
+    """The product the kit's fixtures (venom_daemon, venom_app, ...) start."""
+    return "venom_notes.product:PRODUCT"
 
 
 @pytest.fixture
-def fresh(short_root: Path) -> Iterator[Daemon]:
+def anyio_backend() -> str:
+    """Async tests run on asyncio: the daemon's server (and so ``venom_app``) is asyncio's."""
+    return "asyncio"
+
+
+@pytest.fixture
+def fresh(venom_product: str, venom_dirs: PrivateDirs) -> Iterator[DaemonProcess]:
     """A daemon on an empty notes database, not started; stopped after the test."""
-    d = Daemon(short_root)
+    d = DaemonProcess(venom_product, dirs=venom_dirs)
     try:
         yield d
     finally:
@@ -36,16 +32,12 @@ def fresh(short_root: Path) -> Iterator[Daemon]:
 
 
 @pytest.fixture
-def daemon(fresh: Daemon) -> Daemon:
+def daemon(fresh: DaemonProcess) -> DaemonProcess:
     """A running daemon on an empty notes database."""
-    fresh.start()
-    return fresh
+    return fresh.start()
 
 
 @pytest.fixture
-def mcp(daemon: Daemon) -> Iterator[McpPeer]:
-    peer = McpPeer(daemon)
-    try:
+def mcp(daemon: DaemonProcess) -> Iterator[McpPeer]:
+    with daemon.mcp() as peer:
         yield peer
-    finally:
-        peer.close()

@@ -3,23 +3,19 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from notes_kit import Daemon, McpPeer
+from venom_gen.testing import DaemonProcess, McpPeer
 
 
-def _add(daemon: Daemon, text: str, *tags: str) -> Any:
+def _add(daemon: DaemonProcess, text: str, *tags: str) -> Any:
     args = ["note", "add", "--text", text]
     if tags:
         args += ["--tags", json.dumps(list(tags))]
     return daemon.cli_json(*args)
 
 
-def test_cli_every_verb(daemon: Daemon) -> None:
+def test_cli_every_verb(daemon: DaemonProcess) -> None:
     first = _add(daemon, "buy milk", "home", "shop")
     assert set(first) == {"id", "created"}
     second = _add(daemon, "Call Bob")
@@ -40,7 +36,7 @@ def test_cli_every_verb(daemon: Daemon) -> None:
     assert daemon.cli_json("note", "search", "--query", "bob") == {"notes": []}
 
 
-def test_cli_not_found_exits_3(daemon: Daemon) -> None:
+def test_cli_not_found_exits_3(daemon: DaemonProcess) -> None:
     """RFC-0002 §7.2: a not_found.* error gives exit status 3."""
     for verb in ("get", "remove"):
         run = daemon.cli("note", verb, "--id", "99", "--json")
@@ -52,13 +48,13 @@ def test_cli_not_found_exits_3(daemon: Daemon) -> None:
         }
 
 
-def test_cli_invalid_params_exit_2(daemon: Daemon) -> None:
+def test_cli_invalid_params_exit_2(daemon: DaemonProcess) -> None:
     assert daemon.cli("note", "add").returncode == 2  # text is required
     assert daemon.cli("note", "add", "--text", "x", "--tags", '"notalist"').returncode == 2
     assert daemon.cli("note", "get", "--id", "0").returncode == 2  # ids start at 1
 
 
-def test_socket_list_streams_items_then_count(daemon: Daemon) -> None:
+def test_socket_list_streams_items_then_count(daemon: DaemonProcess) -> None:
     """RFC-0002 §4.4: items carry the request id, the final ok ends the stream."""
     for i in range(5):
         _add(daemon, f"n{i}")
@@ -68,7 +64,7 @@ def test_socket_list_streams_items_then_count(daemon: Daemon) -> None:
     assert replies[-1] == {"id": 7, "ok": {"count": 3}}
 
 
-def test_socket_list_pages_through_more_than_a_page(daemon: Daemon) -> None:
+def test_socket_list_pages_through_more_than_a_page(daemon: DaemonProcess) -> None:
     from venom_notes.handlers import PAGE
 
     replies = daemon.request(
@@ -81,7 +77,7 @@ def test_socket_list_pages_through_more_than_a_page(daemon: Daemon) -> None:
     assert [r["item"]["id"] for r in items] == list(range(1, PAGE + 6))
 
 
-def test_writes_need_the_owner_token(daemon: Daemon) -> None:
+def test_writes_need_the_owner_token(daemon: DaemonProcess) -> None:
     """rfcs/0005 §2, §4: without the token a connection may read but not write."""
     add = {"id": 1, "verb": "note.add", "params": {"text": "x"}}
     (denied,) = daemon.request(add)
@@ -95,7 +91,7 @@ def test_writes_need_the_owner_token(daemon: Daemon) -> None:
     assert read["ok"]["text"] == "x"
 
 
-def test_writes_publish_events(daemon: Daemon) -> None:
+def test_writes_publish_events(daemon: DaemonProcess) -> None:
     """rfcs/0003: note.added and note.removed are published after the commit."""
     note = _add(daemon, "evented", "t")
     daemon.cli_json("note", "remove", "--id", str(note["id"]))
@@ -107,7 +103,7 @@ def test_writes_publish_events(daemon: Daemon) -> None:
     ]
 
 
-def test_mcp_tools_list_and_calls(daemon: Daemon, mcp: McpPeer) -> None:
+def test_mcp_tools_list_and_calls(daemon: DaemonProcess, mcp: McpPeer) -> None:
     """RFC-0004 §5: every note verb is a tool; results come back as structured content."""
     names = {t["name"] for t in mcp.call("tools/list", {})["result"]["tools"]}
     assert {"note_dadd", "note_dget", "note_dlist", "note_dremove", "note_dsearch"} <= names
@@ -121,8 +117,9 @@ def test_mcp_tools_list_and_calls(daemon: Daemon, mcp: McpPeer) -> None:
     assert json.loads(missing["content"][0]["text"])["error"]["code"] == "not_found.note"
 
 
-def test_an_unusable_data_dir_stops_start_up_with_a_clear_error(fresh: Daemon) -> None:
-    (fresh.root / "data").write_text("a file where the data directory should be")
+def test_an_unusable_data_dir_stops_start_up_with_a_clear_error(fresh: DaemonProcess) -> None:
+    (fresh.dirs.root / "data").rmdir()  # the kit makes it; this test needs a file there
+    (fresh.dirs.root / "data").write_text("a file where the data directory should be")
     run = fresh.cli("serve")
     assert run.returncode == 6  # unavailable
     assert "unavailable.storage" in run.stderr

@@ -3,27 +3,26 @@
 from __future__ import annotations
 
 import signal
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from notes_kit import Daemon
+from venom_gen.testing import DaemonProcess
 
 
-def test_note_survives_kill_9_right_after_add_returns(fresh: Daemon) -> None:
+def test_note_survives_kill_9_right_after_add_returns(fresh: DaemonProcess) -> None:
     fresh.start()
     added = [fresh.cli_json("note", "add", "--text", f"keep {i}")["id"] for i in range(3)]
     # No pause: SIGKILL the moment the last CLI call returns, so nothing can flush afterwards.
     assert fresh.stop(signal.SIGKILL) == -signal.SIGKILL
-    assert Path(str(fresh.db) + "-wal").exists()  # the commits sit in the WAL, not yet merged
+    assert Path(
+        str(fresh.dirs.root / "data" / "venom-notes" / "notes.db") + "-wal"
+    ).exists()  # the commits sit in the WAL, not yet merged
     fresh.start()
     for note_id in added:
         note = fresh.cli_json("note", "get", "--id", str(note_id))
         assert note["text"] == f"keep {note_id - 1}"
 
 
-def test_many_acknowledged_socket_writes_survive_kill_9(fresh: Daemon) -> None:
+def test_many_acknowledged_socket_writes_survive_kill_9(fresh: DaemonProcess) -> None:
     """Pipelined writes on one connection: every one that got an ok is there after a restart."""
     fresh.start()
     replies = fresh.request(
@@ -38,7 +37,7 @@ def test_many_acknowledged_socket_writes_survive_kill_9(fresh: Daemon) -> None:
     assert done["ok"]["count"] == 50 == len(acknowledged)
 
 
-def test_a_killed_daemon_restarts_on_its_stale_socket(fresh: Daemon) -> None:
+def test_a_killed_daemon_restarts_on_its_stale_socket(fresh: DaemonProcess) -> None:
     """RFC-0002 §2.5: the lock is free after kill -9, so the new daemon takes over the path."""
     fresh.start()
     fresh.stop(signal.SIGKILL)

@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import stat
-import sys
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,17 +20,14 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from notes_kit import Daemon
-
 from venom_gen.daemon.events import EventBus
+from venom_gen.testing import DaemonProcess
 from venom_notes.handlers import MAX_NOTE_BYTES, NoteHandlers
 from venom_notes.store import NoteStore, StorageError, WriteFailed
 from venom_proto import ConnectionInfo, VenomError
 
 
-def _add(daemon: Daemon, text: str) -> Any:
+def _add(daemon: DaemonProcess, text: str) -> Any:
     """note.add on the default frame: any text whose request fits 1 MiB can be tried."""
     return daemon.request({"id": 1, "verb": "note.add", "params": {"text": text}}, owner=True)[0]
 
@@ -52,7 +48,9 @@ def _insert_raw(db: Path, text: str) -> None:
 
 
 @pytest.mark.parametrize("char", ["a", '"', "\\", "\x01", "é", "\U0001f600"])
-def test_note_add_refuses_a_note_whose_reply_would_not_fit(daemon: Daemon, char: str) -> None:
+def test_note_add_refuses_a_note_whose_reply_would_not_fit(
+    daemon: DaemonProcess, char: str
+) -> None:
     """Whatever escaping does to the text, a refused note is reported and nothing is stored."""
     text = char * (MAX_NOTE_BYTES // (len(json.dumps(char, ensure_ascii=False).encode()) - 2))
     reply = _add(daemon, text)
@@ -64,7 +62,9 @@ def test_note_add_refuses_a_note_whose_reply_would_not_fit(daemon: Daemon, char:
     assert listed == [{"id": 2, "ok": {"count": 0}}]
 
 
-def test_the_largest_accepted_note_reads_back_on_a_default_connection(daemon: Daemon) -> None:
+def test_the_largest_accepted_note_reads_back_on_a_default_connection(
+    daemon: DaemonProcess,
+) -> None:
     """At the limit exactly: accepted, then returned by note.get and note.list to a client with
     the default max_frame and the widest request id."""
     widest = "\x00" * 64
@@ -84,16 +84,18 @@ def test_the_largest_accepted_note_reads_back_on_a_default_connection(daemon: Da
 
 
 @pytest.fixture
-def with_oversized(fresh: Daemon) -> Daemon:
+def with_oversized(fresh: DaemonProcess) -> DaemonProcess:
     """Notes 1 and 3 are ordinary; note 2 (2 MB) is larger than any default frame."""
     fresh.start()
     assert "ok" in _add(fresh, "first")
-    _insert_raw(fresh.db, "x" * 2_000_000)
+    _insert_raw(fresh.dirs.root / "data" / "venom-notes" / "notes.db", "x" * 2_000_000)
     assert "ok" in _add(fresh, "third")
     return fresh
 
 
-def test_note_get_of_an_oversized_note_is_failed_note_too_large(with_oversized: Daemon) -> None:
+def test_note_get_of_an_oversized_note_is_failed_note_too_large(
+    with_oversized: DaemonProcess,
+) -> None:
     reply = with_oversized.request({"id": 1, "verb": "note.get", "params": {"id": 2}})[0]
     assert reply["error"]["code"] == "failed.note_too_large"
     assert reply["error"]["data"]["id"] == 2
@@ -101,7 +103,7 @@ def test_note_get_of_an_oversized_note_is_failed_note_too_large(with_oversized: 
 
 
 def test_note_list_names_the_note_it_cannot_send_and_after_reads_past_it(
-    with_oversized: Daemon,
+    with_oversized: DaemonProcess,
 ) -> None:
     first = with_oversized.request({"id": 1, "verb": "note.list", "params": {}})
     assert [r["item"]["text"] for r in first if "item" in r] == ["first"]
@@ -114,7 +116,7 @@ def test_note_list_names_the_note_it_cannot_send_and_after_reads_past_it(
     assert [json.loads(line)["text"] for line in cli.stdout.splitlines()] == ["third"]
 
 
-def test_note_search_pages_past_an_oversized_note(with_oversized: Daemon) -> None:
+def test_note_search_pages_past_an_oversized_note(with_oversized: DaemonProcess) -> None:
     def search(after: int) -> Any:
         params = {"query": "", "after": after}
         return with_oversized.request({"id": 1, "verb": "note.search", "params": params})[0]
@@ -127,7 +129,7 @@ def test_note_search_pages_past_an_oversized_note(with_oversized: Daemon) -> Non
     assert [n["text"] for n in search(2)["ok"]["notes"]] == ["third"]
 
 
-def test_a_small_frame_client_is_told_which_note_it_cannot_read(daemon: Daemon) -> None:
+def test_a_small_frame_client_is_told_which_note_it_cannot_read(daemon: DaemonProcess) -> None:
     assert "ok" in _add(daemon, "y" * 10_000)
     assert "ok" in _add(daemon, "small")
     small = daemon.request({"id": 1, "verb": "note.list", "params": {}}, max_frame=4096)
@@ -138,7 +140,9 @@ def test_a_small_frame_client_is_told_which_note_it_cannot_read(daemon: Daemon) 
     assert [r["item"]["text"] for r in after if "item" in r] == ["small"]
 
 
-def test_search_results_never_pass_the_frame_and_next_pages_through_all(daemon: Daemon) -> None:
+def test_search_results_never_pass_the_frame_and_next_pages_through_all(
+    daemon: DaemonProcess,
+) -> None:
     """Five 300 KB matches cannot share one 1 MiB reply: each reply holds what fits."""
     for i in range(5):
         assert "ok" in _add(daemon, f"{i}" + "z" * 300_000)
@@ -156,7 +160,7 @@ def test_search_results_never_pass_the_frame_and_next_pages_through_all(daemon: 
     assert seen == [1, 2, 3, 4, 5]
 
 
-def test_search_limit_sets_next_only_when_more_match(daemon: Daemon) -> None:
+def test_search_limit_sets_next_only_when_more_match(daemon: DaemonProcess) -> None:
     for text in ("a1", "a2", "a3"):
         assert "ok" in _add(daemon, text)
 

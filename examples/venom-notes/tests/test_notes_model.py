@@ -61,12 +61,13 @@ def test_grants_are_as_designed() -> None:
         "note.list": "read",
         "note.remove": "write",
         "note.search": "read",
+        "note.watch": "read",
     }
 
 
 @pytest.mark.parametrize("name", ["product.py", "__main__.py", "__init__.py"])
 def test_files_kept_as_scaffolded(tmp_path: Path, name: str) -> None:
     """The tutorial says these stay as `venom-gen new venom-notes` wrote them; keep it true."""
-    scaffold_product("venom-notes", tmp_path / "p", standalone=False)
+    scaffold_product("venom-notes", tmp_path / "p", standalone=True)
     scaffolded = tmp_path / "p" / "src" / "venom_notes" / name
     assert (PACKAGE / name).read_text() == scaffolded.read_text()

@@ -4,13 +4,6 @@ every method of the blocking and the anyio class, streams, cancellation, errors 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,75 +12,21 @@ import anyio
 import pytest
 
 from venom_echo.client import ABSENT, SCHEMA_DIGEST, AsyncVenomEchoClient, VenomEchoClient
+from venom_gen.testing import DaemonProcess
 from venom_proto import VenomError
 
 TIMEOUT = 10.0
 
 
-class Daemon:
-    """``venom-echo serve --socket`` in a private 0700 directory under /tmp (short paths)."""
-
-    def __init__(self) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="vcg-", dir="/tmp"))
-        os.chmod(self.root, 0o700)
-        self.socket = str(self.root / "echo.sock")
-        self.env = {
-            **os.environ,
-            "XDG_RUNTIME_DIR": str(self.root / "run"),
-            "XDG_CONFIG_HOME": str(self.root / "config"),
-            "HOME": str(self.root / "home"),
-        }
-        for name in ("VENOM_ECHO_SOCKET", "VENOM_ECHO_CONFIG"):
-            self.env.pop(name, None)
-        command = Path(sys.executable).with_name("venom-echo")
-        self.proc = subprocess.Popen(
-            [str(command), "serve", "--socket", self.socket],
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=(self.root / "serve.err").open("ab"),
-        )
-
-    def wait_ready(self) -> None:
-        token = Path(self.socket).with_suffix(".token")
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError((self.root / "serve.err").read_text(errors="replace"))
-            try:
-                with socket.socket(socket.AF_UNIX) as probe:
-                    probe.connect(self.socket)
-            except OSError:
-                time.sleep(0.02)
-                continue
-            if token.exists():
-                return
-            time.sleep(0.01)
-        raise TimeoutError("venom-echo did not start")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(TIMEOUT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(TIMEOUT)
-        shutil.rmtree(self.root, ignore_errors=True)
-
-
 @pytest.fixture(scope="module")
-def daemon() -> Iterator[Daemon]:
-    running = Daemon()
-    try:
-        running.wait_ready()
+def daemon() -> Iterator[DaemonProcess]:
+    """``venom-echo serve`` on private directories (the test kit), shared by the module."""
+    with DaemonProcess("venom_echo.product:PRODUCT") as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture
-def client(daemon: Daemon) -> Iterator[VenomEchoClient]:
+def client(daemon: DaemonProcess) -> Iterator[VenomEchoClient]:
     with VenomEchoClient.connect(daemon.socket, timeout=TIMEOUT) as connected:
         yield connected
 
@@ -187,14 +126,16 @@ def test_skill_events_doctor(client: VenomEchoClient, tmp_path: Path) -> None:
     assert client.doctor()["status"] in ("ok", "warn", "fail")
 
 
-def test_default_socket_from_environment(daemon: Daemon, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_socket_from_environment(
+    daemon: DaemonProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``connect()`` without a path uses ``$VENOM_ECHO_SOCKET`` (RFC-0002 §2.3)."""
     monkeypatch.setenv("VENOM_ECHO_SOCKET", daemon.socket)
     with VenomEchoClient.connect() as client:
         assert client.echo(text="env") == {"text": "env"}
 
 
-def test_owner_token_read_and_auth_override(daemon: Daemon) -> None:
+def test_owner_token_read_and_auth_override(daemon: DaemonProcess) -> None:
     """The owner token beside the socket is presented by default; ``auth={}`` presents none, so
     a write verb is refused (rfcs/0005-local-grants.md)."""
     with VenomEchoClient.connect(daemon.socket, auth={}, timeout=TIMEOUT) as anonymous:
@@ -210,7 +151,12 @@ def test_no_daemon_is_not_running(tmp_path: Path) -> None:
     assert caught.value.code == "unavailable.not_running"
 
 
-def test_async_client_calls_every_kind(daemon: Daemon) -> None:
+#: The generated async client is built on anyio: it runs on both of its backends.
+BACKENDS = pytest.mark.parametrize("backend", ["asyncio", "trio"])
+
+
+@BACKENDS
+def test_async_client_calls_every_kind(daemon: DaemonProcess, backend: str) -> None:
     """The anyio class: calls, a stream with its result, a declared error, cancellation."""
 
     async def main() -> dict[str, Any]:
@@ -241,7 +187,7 @@ def test_async_client_calls_every_kind(daemon: Daemon) -> None:
                 seen["skill"] = (await client.skill())["content"][:4]
         return seen
 
-    seen = anyio.run(main)
+    seen = anyio.run(main, backend=backend)
     assert seen["schema"] == SCHEMA_DIGEST
     assert seen["echo"] == {"text": "HI"}
     assert seen["ping"] == {}
@@ -256,7 +202,8 @@ def test_async_client_calls_every_kind(daemon: Daemon) -> None:
     assert seen["skill"] == "---\n"
 
 
-def test_async_stream_result_before_end_is_an_error(daemon: Daemon) -> None:
+@BACKENDS
+def test_async_stream_result_before_end_is_an_error(daemon: DaemonProcess, backend: str) -> None:
     async def main() -> None:
         with anyio.fail_after(TIMEOUT):
             async with AsyncVenomEchoClient.connect(daemon.socket) as client:
@@ -266,4 +213,4 @@ def test_async_stream_result_before_end_is_an_error(daemon: Daemon) -> None:
                 assert [item["index"] async for item in stream] == [0]
                 assert stream.result == {"count": 1}
 
-    anyio.run(main)
+    anyio.run(main, backend=backend)

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from venom_gen.testing import PrivateDirs
 from venom_proto import VenomError
 
 
@@ -345,11 +344,9 @@ sys.exit(main(sys.argv[1], argv=sys.argv[2:], version="0.1.0"))
 
 
 @pytest.fixture
-def short_dir() -> Iterator[Path]:
-    """A private directory with a path short enough for ``sun_path``."""
-    path = tempfile.mkdtemp(prefix="vcli", dir="/tmp")
-    yield Path(path)
-    shutil.rmtree(path, ignore_errors=True)
+def short_dir(venom_dirs: PrivateDirs) -> Path:
+    """A private directory with a path short enough for ``sun_path`` (the test kit's)."""
+    return venom_dirs.root
 
 
 @pytest.fixture

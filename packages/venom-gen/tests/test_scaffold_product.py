@@ -10,7 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen.build.scaffold import ScaffoldError, module_name, scaffold_product
+from venom_gen.build.scaffold import (
+    ScaffoldError,
+    module_name,
+    scaffold_product,
+    workspace_root,
+)
 from venom_gen.build.scaffold.__main__ import main as scaffold_main
 from venom_proto.conventions import load_model
 from venom_schema.manifest import load_manifest
@@ -20,8 +25,14 @@ def _relative(paths: list[Path], root: Path) -> set[str]:
     return {p.relative_to(root).as_posix() for p in paths}
 
 
+def _workspace(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "pyproject.toml").write_text('[tool.uv.workspace]\nmembers = ["*"]\n')
+    return directory
+
+
 def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
-    root = tmp_path / "venom-foo"
+    root = _workspace(tmp_path) / "venom-foo"
     written = _relative(scaffold_product("venom-foo", root, standalone=False), root)
     assert {
         "pyproject.toml",
@@ -38,8 +49,8 @@ def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
         "src/venom_foo/generated/man/venom-foo-greet.1",
         "src/venom_foo/generated/completions/venom-foo.bash",
         "tests/conftest.py",
-        "tests/venom_foo_kit.py",
         "tests/test_venom_foo_model.py",
+        "tests/test_venom_foo_handlers.py",
         "tests/test_venom_foo_surfaces.py",
     } <= written
     on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
@@ -47,7 +58,7 @@ def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
 
 
 def test_workspace_member_takes_venom_mcp_from_the_workspace(tmp_path: Path) -> None:
-    scaffold_product("venom-foo", tmp_path / "p", standalone=False)
+    scaffold_product("venom-foo", _workspace(tmp_path) / "p", standalone=False)
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
     assert project["project"]["name"] == "venom-foo"
     assert project["project"]["scripts"] == {"venom-foo": "venom_foo.__main__:main"}
@@ -109,7 +120,9 @@ def test_command_line_reports_errors_without_traceback(
 ) -> None:
     assert scaffold_main(["Bad"]) == 1
     assert capsys.readouterr().err.startswith("venom-gen: 'Bad' is not a tool name")
-    assert scaffold_main(["venom-foo", "--dest", str(tmp_path / "p")]) == 0
+    assert scaffold_main(["venom-foo", "--dest", str(tmp_path / "p")]) == 1
+    assert "not inside a uv workspace" in capsys.readouterr().err
+    assert scaffold_main(["venom-foo", "--dest", str(tmp_path / "p"), "--standalone"]) == 0
     assert "created venom-foo" in capsys.readouterr().out
 
 
@@ -135,3 +148,17 @@ def test_scaffolded_code_is_ruff_clean_even_with_the_longest_name(tmp_path: Path
     assert lint.returncode == 0, lint.stdout
     fmt = _run([*ruff, "format", "--no-cache", "--check", "."], tmp_path / "p")
     assert fmt.returncode == 0, fmt.stdout
+
+
+def test_a_workspace_member_outside_any_workspace_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "not-a-workspace"\n')
+    with pytest.raises(ScaffoldError, match=r"not inside a uv workspace.*--standalone"):
+        scaffold_product("venom-foo", tmp_path / "p", standalone=False)
+    assert not (tmp_path / "p").exists()
+
+
+def test_the_workspace_is_found_from_a_nested_destination(tmp_path: Path) -> None:
+    _workspace(tmp_path)
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    (tmp_path / "a" / "pyproject.toml").write_text("not toml [")
+    assert workspace_root(tmp_path / "a" / "b" / "new") == tmp_path.resolve()

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from venom_gen.testing import PrivateDirs
 from venom_schema.model import Model
 
 # importlib mode puts no test directory on sys.path; the helper module lives beside us.
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mcp_testkit import Daemon, load_model, short_socket_dir
+from mcp_testkit import Daemon, load_model
 
 
 @pytest.fixture
@@ -29,11 +29,9 @@ def model() -> Model:
 
 
 @pytest.fixture
-def socket_path() -> Iterator[str]:
-    """A socket path in a fresh short directory (removed afterwards)."""
-    directory = short_socket_dir()
-    yield os.path.join(directory, "venom-echo.sock")
-    shutil.rmtree(directory, ignore_errors=True)
+def socket_path(venom_dirs: PrivateDirs) -> str:
+    """A socket path in a fresh short private directory (the test kit's; removed afterwards)."""
+    return os.path.join(venom_dirs.root, "venom-echo.sock")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import json
 import select
 import subprocess
 import sys
-import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -240,11 +239,6 @@ def run_on_files(directory: Path, stdin_data: bytes) -> tuple[int, bytes]:
             check=False,
         )
     return proc.returncode, (directory / "out").read_bytes()
-
-
-def short_socket_dir() -> str:
-    """A fresh private directory with a path short enough for ``sun_path``."""
-    return tempfile.mkdtemp(prefix="vmcp", dir="/tmp")
 
 
 def daemon_call(socket_path: str, verb: str, params: dict[str, Any] | None = None) -> Any:

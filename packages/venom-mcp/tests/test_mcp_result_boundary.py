@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import pytest
-from mcp_testkit import WAIT, raw_session, short_socket_dir, tool_text
+from mcp_testkit import WAIT, raw_session, tool_text
 
+from venom_gen.testing import PrivateDirs
 from venom_mcp._dispatch import DaemonUpstream
 from venom_mcp.adapter import Tools, build_server
 from venom_schema.model import Model
@@ -151,9 +152,9 @@ class ScriptedDaemon:
 
 
 @pytest.fixture
-def scripted() -> Iterator[Callable[[Answer], tuple[ScriptedDaemon, str]]]:
+def scripted(venom_dirs: PrivateDirs) -> Iterator[Callable[[Answer], tuple[ScriptedDaemon, str]]]:
     made: list[ScriptedDaemon] = []
-    directory = short_socket_dir()
+    directory = venom_dirs.root
 
     def make(answer: Answer) -> tuple[ScriptedDaemon, str]:
         path = f"{directory}/d{len(made)}.sock"

@@ -18,9 +18,11 @@ pytestmark = pytest.mark.anyio
 WAIT = 5.0
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    """The client is built on anyio: every test runs on both of its backends."""
+    backend: str = request.param
+    return backend
 
 
 def client(path: str, **kw: Any) -> AsyncClient:
@@ -139,7 +141,7 @@ async def test_daemon_shutdown_fails_pending_calls(serve: Any, sock_path: str) -
 
 
 def test_cancel_reaches_the_daemon_when_the_enclosing_scope_is_cancelled(
-    short_dir: Path,
+    short_dir: Path, anyio_backend: str
 ) -> None:
     """RFC-0002 §4.4: a caller cancelled from a scope around the whole client still sends cancel.
 
@@ -151,6 +153,7 @@ def test_cancel_reaches_the_daemon_when_the_enclosing_scope_is_cancelled(
 
     path = str(short_dir / "f.sock")
     received = bytearray()
+    closed: list[bool] = []
     listener = socketlib.socket(socketlib.AF_UNIX)
     listener.bind(path)
     listener.listen()
@@ -169,6 +172,7 @@ def test_cancel_reaches_the_daemon_when_the_enclosing_scope_is_cancelled(
             received.extend(buf.split(b"\n", 1)[1])
             while chunk := conn.recv(4096):
                 received.extend(chunk)
+            closed.append(True)  # EOF: the client closed its socket (not a recv timeout)
 
     thread = threading.Thread(target=fake_daemon, daemon=True)
     thread.start()
@@ -178,9 +182,10 @@ def test_cancel_reaches_the_daemon_when_the_enclosing_scope_is_cancelled(
             async with AsyncClient(path, client_name="t", client_version="0") as client:
                 await client.call("slow", {})
 
-    anyio.run(main)
+    anyio.run(main, backend=anyio_backend)
     thread.join(5)
     listener.close()
     lines = [json.loads(line) for line in bytes(received).splitlines()]
     assert [m["verb"] for m in lines] == ["slow", "cancel"]
+    assert closed == [True], "the client left its socket open after a cancelled scope"
     assert lines[1]["params"] == {"id": lines[0]["id"]}

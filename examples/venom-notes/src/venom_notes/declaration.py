@@ -9,6 +9,8 @@ in by venom-schema.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from venom_schema.declare import MISSING, Declaration, Error, Example
@@ -30,6 +32,9 @@ __all__ = (
     "SearchParams",
     "SearchResult",
     "TooLarge",
+    "WatchItem",
+    "WatchParams",
+    "WatchResult",
     "WriteFailed",
 )
 
@@ -46,6 +51,30 @@ class Note(BaseModel):
     text: str = Field(description="The note's text")
     tags: list[str] = Field(description="Its labels, sorted")
     created: str = Field(description=_CREATED)
+
+
+class WatchParams(BaseModel):
+    cursor: int | MISSING = Field(
+        default=MISSING,
+        ge=0,
+        description="Only changes after this seq: the last seq you got, to resume",
+    )
+    limit: int | MISSING = Field(
+        default=MISSING, ge=1, le=1000000, description="Stop after this many items"
+    )
+
+
+class WatchResult(BaseModel):
+    last: int = Field(ge=0, description="The seq of the last item sent: the cursor to resume from")
+
+
+class WatchItem(BaseModel):
+    seq: int = Field(ge=0, description="The change's event seq")
+    change: Literal["added", "removed", "gap"] = Field(
+        description="added, removed, or gap when changes were missed (re-read with note.list)"
+    )
+    id: int | MISSING = Field(default=MISSING, ge=1, description="The note (absent for a gap)")
+    tags: list[str] | MISSING = Field(default=MISSING, description="Its labels, for an added note")
 
 
 class AddParams(BaseModel):
@@ -184,4 +213,12 @@ DECLARATION.verb(
     params=SearchParams,
     result=SearchResult,
     errors=[NOTE_TOO_LARGE],
+)
+DECLARATION.verb(
+    "note.watch",
+    "Stream each note added or removed, from now on or after a cursor",
+    grant="read",
+    params=WatchParams,
+    result=WatchResult,
+    item=WatchItem,
 )

@@ -22,6 +22,7 @@ from functools import partial
 from anyio import to_thread
 
 from venom_gen.daemon import App, finish
+from venom_gen.daemon.events import GAP, event_data
 from venom_notes.handler_types import (
     NoteAddParams,
     NoteAddResult,
@@ -34,6 +35,10 @@ from venom_notes.handler_types import (
     NoteRemoveResult,
     NoteSearchParams,
     NoteSearchResult,
+    NoteWatchItem,
+    NoteWatchItemChange,
+    NoteWatchParams,
+    NoteWatchResult,
     StreamingCall,
     bind_handlers,
 )
@@ -102,6 +107,7 @@ class NoteHandlers:
 
     def __init__(self, app: App, store: NoteStore) -> None:
         self.store = store
+        self.events = app.events
         self.publish = app.events.publish
 
     async def note_add(self, call: Call, params: NoteAddParams) -> NoteAddResult:
@@ -190,6 +196,35 @@ class NoteHandlers:
             if not page:
                 return {"notes": notes}
             after = page[-1]["id"]
+
+    async def note_watch(
+        self, call: StreamingCall[NoteWatchItem], params: NoteWatchParams
+    ) -> NoteWatchResult:
+        """The bus's own subscription: replay after ``cursor``, follow, end on cancel."""
+        limit, sent = params.get("limit"), 0
+        subscription = self.events.subscribe(["note.*"], params.get("cursor"), call=call)
+        async for event in subscription:
+            change = _CHANGES.get(event["type"])
+            if change is None:  # a truncation marker: our payloads are tiny, so never seen
+                continue
+            data = event_data(event)
+            item: NoteWatchItem = {"seq": event["seq"], "change": change}
+            if "id" in data:
+                item["id"] = data["id"]
+            if "tags" in data:
+                item["tags"] = data["tags"]
+            await call.emit(item)
+            sent += 1
+            if sent == limit:
+                break
+        return {"last": subscription.last}
+
+
+_CHANGES: dict[str, NoteWatchItemChange] = {
+    "note.added": "added",
+    "note.removed": "removed",
+    GAP: "gap",
+}
 
 
 def open_store(app: App) -> NoteStore:

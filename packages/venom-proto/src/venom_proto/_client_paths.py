@@ -7,9 +7,38 @@ import errno
 import os
 
 from ._core.errors import VenomError
+from ._version import VERSION
 from .paths import check_path_length, verify_runtime_dir
 
-__all__ = ("connect_error", "disconnected", "not_running", "prepare_socket_path")
+__all__ = (
+    "DEFAULT_CLIENT_NAME",
+    "DEFAULT_CLIENT_VERSION",
+    "client_socket_path",
+    "connect_error",
+    "disconnected",
+    "not_running",
+    "prepare_socket_path",
+)
+
+#: What a client says it is in hello when its program names nothing better: this library.
+DEFAULT_CLIENT_NAME = "venom-proto"
+DEFAULT_CLIENT_VERSION = VERSION
+
+
+def client_socket_path(socket_path: str | os.PathLike[str] | None, tool: str | None) -> str:
+    """Where a client connects: ``socket_path`` if given, else ``tool``'s default socket.
+
+    The default is `venom_proto.conventions.resolve_socket_path`'s (``<TOOL>_SOCKET``, then
+    the runtime directory), the same place the tool's CLI and daemon use. ``TypeError`` when
+    neither is given.
+    """
+    if socket_path is not None:
+        return os.fspath(socket_path)
+    if tool is None:
+        raise TypeError("a client needs a socket path or a tool name (tool=...)")
+    from .conventions import resolve_socket_path  # only a client named by its tool needs it
+
+    return resolve_socket_path(tool)
 
 
 def prepare_socket_path(path: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -21,7 +22,14 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from ._client_binary import BinaryClientCore
 from ._client_core import ClientCore, hello_params, raise_for
-from ._client_paths import connect_error, disconnected, prepare_socket_path
+from ._client_paths import (
+    DEFAULT_CLIENT_NAME,
+    DEFAULT_CLIENT_VERSION,
+    client_socket_path,
+    connect_error,
+    disconnected,
+    prepare_socket_path,
+)
 from ._core._json import dumps, loads
 from ._core.errors import VenomError
 from ._core.frames import Frame
@@ -44,6 +52,11 @@ class AsyncClient:
     a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
     :class:`VenomError`, as for the sync client.
 
+    Give the socket path, or ``tool=`` for that tool's default socket (``<TOOL>_SOCKET``, then
+    the runtime directory: `venom_proto.resolve_socket_path`); hello names the client
+    ``venom-proto`` at this library's version unless ``client_name``/``client_version`` say
+    otherwise.
+
     ``socket_path`` may be ``ssh://[user@]host[:port][/path]`` (rfcs/0006): the client then
     runs ``ssh ... <tool> bridge`` and speaks over its pipes (``tool``: the remote tool, by
     default the path's ``<tool>.sock`` stem; ``auth`` defaults to ``<TOOL>_TOKEN``).
@@ -51,16 +64,17 @@ class AsyncClient:
 
     def __init__(
         self,
-        socket_path: str,
+        socket_path: str | os.PathLike[str] | None = None,
         *,
-        client_name: str,
-        client_version: str,
+        tool: str | None = None,
+        client_name: str = DEFAULT_CLIENT_NAME,
+        client_version: str = DEFAULT_CLIENT_VERSION,
         caps: Iterable[str] = ("cancel",),
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         binary: bool = False,
-        tool: str | None = None,
     ) -> None:
+        socket_path = client_socket_path(socket_path, tool)
         self.socket_path = socket_path
         self._tool = tool
         self._ssh: SshLink | None = None
@@ -143,14 +157,18 @@ class AsyncClient:
         self._fail(VenomError("unavailable.disconnected", "the client is closed"))
         for scope in self._io_scopes:
             scope.cancel()
-        # The reader and writer are the group's only tasks; the group's own scope is never
-        # cancelled, so exiting it just waits for them to finish.
-        await tg.__aexit__(None, None, None)
-        self._frames_in.close()
-        self._frames_out.close()
-        if self._stream is not None:
-            with anyio.CancelScope(shield=True):
-                await self._stream.aclose()
+        try:
+            # The reader and writer are the group's only tasks; the group's own scope is never
+            # cancelled, so exiting it just waits for them to finish. Closing from a cancelled
+            # scope (a timeout around the client) raises here on trio once they have: the
+            # socket is closed all the same.
+            await tg.__aexit__(None, None, None)
+        finally:
+            self._frames_in.close()
+            self._frames_out.close()
+            if self._stream is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._stream.aclose()
 
     # -- transport -------------------------------------------------------------------------
 

@@ -13,7 +13,14 @@ import _socket
 from time import monotonic, sleep
 
 from ._client_core import ClientCore, hello_params, raise_for
-from ._client_paths import connect_error, disconnected, prepare_socket_path
+from ._client_paths import (
+    DEFAULT_CLIENT_NAME,
+    DEFAULT_CLIENT_VERSION,
+    client_socket_path,
+    connect_error,
+    disconnected,
+    prepare_socket_path,
+)
 from ._core.errors import VenomError
 from ._core.replies import Reply
 from .stdjson import std_dumps, std_loads
@@ -21,6 +28,7 @@ from .stdjson import std_dumps, std_loads
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterable, Iterator
     from types import TracebackType
     from typing import Any
@@ -47,6 +55,10 @@ class SyncClient:
     ``timeout`` seconds (``None``, the default: a verb may run as long as it runs),
     ``unavailable.disconnected`` when the daemon goes away, or the daemon's error.
 
+    Give the socket path, or ``tool=`` for that tool's default socket, as for
+    :class:`~venom_proto.client.AsyncClient`; the client name and version default to
+    ``venom-proto`` and this library's version.
+
     ``socket_path`` may be an ``ssh://[user@]host[:port][/path]`` URL (rfcs/0006): the client
     then runs ``ssh ... <tool> bridge`` and speaks over its pipes; ``tool`` names the remote
     tool (default: the path's ``<tool>.sock`` stem), ``auth`` defaults to ``<TOOL>_TOKEN``, and
@@ -55,17 +67,18 @@ class SyncClient:
 
     def __init__(
         self,
-        socket_path: str,
+        socket_path: str | os.PathLike[str] | None = None,
         *,
-        client_name: str,
-        client_version: str,
+        tool: str | None = None,
+        client_name: str = DEFAULT_CLIENT_NAME,
+        client_version: str = DEFAULT_CLIENT_VERSION,
         caps: Iterable[str] = ("cancel",),
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         timeout: float | None = None,
         connect_timeout: float | None = CONNECT_TIMEOUT,
-        tool: str | None = None,
     ) -> None:
+        socket_path = client_socket_path(socket_path, tool)
         self._core = ClientCore(loads=std_loads, dumps=std_dumps, max_frame=max_frame)
         self._sock: _socket.socket | None = None
         self._ssh: SshChild | None = None

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import Any
 
-from venom_proto import Call, ConnectionInfo, Handler, Verb
+from venom_proto import Call, ConnectionInfo, Handler, VenomError, Verb
 
 from .grants import ALL_GRANTS, check_grant
 from .model import Json, JsonObject, Model
@@ -29,6 +30,9 @@ from .surfaces import verbs_on
 __all__ = ("GrantsFor", "RegistryError", "build_verbs")
 
 _DISPATCH = frozenset({"transport", "local"})
+
+#: Where an invalid result or item is reported to the author (the caller gets ``internal.result``).
+log = logging.getLogger("venom_schema.registry")
 
 #: What the daemon tells the registry about a caller: the grants its connection holds.
 GrantsFor = Callable[[ConnectionInfo], Container[str]]
@@ -96,8 +100,10 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
     plans `_generated_plain` inlines.
     """
     name, grant = compiled.name, compiled.grant
-    params, result = compiled.params, compiled.result
-    item = compiled.item if compiled.streams else None
+    params, plain_result = compiled.params, compiled.result
+    # The cold paths take the logging wrapper; the async path logs inline (no extra frame).
+    result = _logged(plain_result, name, "result")
+    item = _logged(compiled.item, name, "item") if compiled.streams else None
 
     needs_grant = grant != "none"  # `none` is explicitly no grant at all (RFC-0004 §2)
 
@@ -119,12 +125,17 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
         @functools.wraps(handler)
         async def run_async(call: Call, raw: JsonObject) -> Json:
             target, checked = admit(call, raw)
-            return result(await handler(target, checked))
+            value = await handler(target, checked)
+            try:
+                return plain_result(value)
+            except VenomError as exc:
+                _log_refusal(exc, name, "result")
+                raise
 
         return run_async
 
     if item is None:
-        return _generated_plain(compiled, handler, held)
+        return _generated_plain(compiled, handler, held, result)
 
     @functools.wraps(handler)
     def run_sync(call: Call, raw: JsonObject) -> Json:
@@ -141,7 +152,10 @@ _JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
 
 
 def _generated_plain(
-    compiled: CompiledVerb, handler: Handler, held: Callable[[ConnectionInfo], Container[str]]
+    compiled: CompiledVerb,
+    handler: Handler,
+    held: Callable[[ConnectionInfo], Container[str]],
+    result: Validator,
 ) -> Handler:
     """A sync, non-streaming verb's checked handler as one generated function.
 
@@ -155,7 +169,7 @@ def _generated_plain(
     env: dict[str, Any] = {
         "_handler": handler,
         "_params": compiled.params,
-        "_result": compiled.result,
+        "_result": result,
         "_held": held,
         "_check_grant": check_grant,
         "_GRANT": compiled.grant,
@@ -185,6 +199,29 @@ def _generated_plain(
     run: Handler = compile_function(lines, env, "run_plain")
     functools.update_wrapper(run, handler)
     return run
+
+
+def _log_refusal(exc: VenomError, verb: str, what: str) -> None:
+    data = exc.data if isinstance(exc.data, dict) else {}
+    path = data.get("path", "")
+    log.error("verb %r returned an invalid %s (path %r): %s", verb, what, path, exc.message)
+
+
+def _logged(validator: Validator, verb: str, what: str) -> Validator:
+    """``validator``, logging one line naming the verb and the path of what it refuses.
+
+    The caller gets ``internal.result`` and no detail it could not act on; the author gets the
+    line (docs/handlers.md).
+    """
+
+    def checked(value: Any) -> Any:
+        try:
+            return validator(value)
+        except VenomError as exc:
+            _log_refusal(exc, verb, what)
+            raise
+
+    return checked
 
 
 async def _checked_later(awaitable: Awaitable[Any], result: Validator) -> Any:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
+from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, Verb
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.grants import (
@@ -23,7 +23,7 @@ from venom_schema.grants import (
     remove_owner_token,
 )
 from venom_schema.model import JsonObject, Model
-from venom_schema.registry import build_verbs
+from venom_schema.registry import RegistryError, build_verbs
 
 from .config import ConfigStore
 from .doctor import config_check, doctor_report, filesystem_checks
@@ -102,24 +102,57 @@ class App:
         """
         return grants_for_connection(connection, self.token, self.tokens.store)
 
-    def server(self) -> Server:
-        """The proto server with every handler wrapped by the registry."""
+    def verbs(self) -> dict[str, Verb]:
+        """Every daemon verb's handler, shared and the product's, wrapped by the registry.
+
+        Raises `venom_schema.registry.RegistryError` when they do not match the model.
+        """
         handlers = {**self.shared_handlers(), **self.product.handlers_for(self)}
-        verbs = build_verbs(self.model, handlers, grants_for=self.grants_for)
+        return build_verbs(self.model, handlers, grants_for=self.grants_for)
+
+    def server(self, verbs: Mapping[str, Verb] | None = None) -> Server:
+        """The proto server with every handler wrapped by the registry (or with ``verbs``,
+        which `verbs` built)."""
+        # Kept for shutdown, which stops the server that serves it.
         server = self._server = Server(
             self.product.tool,
             self.product.version,
-            verbs,
+            dict(self.verbs() if verbs is None else verbs),
             frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
         )
         return server
 
 
+def _registry_mismatch(err: RegistryError) -> VenomError:
+    """The start-up refusal for handlers that do not match the model's daemon verbs.
+
+    One line naming both sets, exit 2 like a bad configuration (an author's mistake, not the
+    daemon's), with the sets as data for ``--json`` (rfcs/0004 D-S37).
+    """
+    shown = ", ".join
+    message = (
+        "the handlers do not match the model's daemon verbs: "
+        f"missing handlers: {shown(err.missing) or '(none)'}; "
+        f"handlers for no daemon verb: {shown(err.extra) or '(none)'}"
+    )
+    if err.problems:
+        message += "; " + "; ".join(err.problems)
+    return VenomError(
+        "invalid_params.handlers",
+        message,
+        {"missing": err.missing, "extra": err.extra, "problems": err.problems},
+    )
+
+
 def _setup_logging(tool: str) -> None:
     level = os.environ.get(env_var(tool, "LOG"), "info").upper()
     handler = logging.StreamHandler(sys.stderr)
-    if journal_stream_matches(os.environ, sys.stderr.fileno()):
+    try:
+        stderr_fd: int | None = sys.stderr.fileno()
+    except (OSError, ValueError):  # stderr replaced by an object with no descriptor
+        stderr_fd = None
+    if stderr_fd is not None and journal_stream_matches(os.environ, stderr_fd):
         # The journal stamps each line itself and reads the priority from the `<N>` prefix.
         handler.setFormatter(JournalFormatter())
     else:
@@ -156,6 +189,8 @@ def serve(
         server = app.server()
     except VenomError as err:
         return refuse(err)
+    except RegistryError as err:
+        return refuse(_registry_mismatch(err))
 
     def locked(where: str) -> None:
         # Only the daemon that won the lock writes the token (a losing racer can't clobber it),

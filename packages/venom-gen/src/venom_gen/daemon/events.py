@@ -29,7 +29,23 @@ from venom_proto import encode_item
 from .globs import Matcher, compile_globs
 
 if TYPE_CHECKING:
-    from venom_proto import Call
+    from typing import Protocol
+
+    from venom_proto import Call, ConnectionInfo
+
+    class CallState(Protocol):
+        """What a subscription reads of its handler's call: a `Call`, or a typed handler's
+        narrowed view of one (``StreamingCall``)."""
+
+        @property
+        def id(self) -> int | str: ...
+
+        @property
+        def connection(self) -> ConnectionInfo: ...
+
+        @property
+        def cancelled(self) -> bool: ...
+
 
 __all__ = (
     "CHUNK",
@@ -40,6 +56,7 @@ __all__ = (
     "TRUNCATED",
     "EventBus",
     "Subscription",
+    "event_data",
 )
 
 GAP = "events.gap"
@@ -259,9 +276,25 @@ class EventBus:
             event[_ITEM] = item
         return item
 
-    def subscribe(self, types: Sequence[str] = ("*",), cursor: int | None = None) -> Subscription:
-        """A reader of the feed: events after ``cursor`` (or from now on) whose type matches."""
-        return Subscription(self, compile_globs(types), cursor)
+    def subscribe(
+        self,
+        types: Sequence[str] = ("*",),
+        cursor: int | None = None,
+        *,
+        call: CallState | None = None,
+    ) -> Subscription:
+        """A reader of the feed: events after ``cursor`` (or from now on) whose type matches
+        one of the ``types`` globs (``*`` one segment, ``**`` any; rfcs/0003 §2).
+
+        ``async for item in bus.subscribe(...)`` yields the ``events`` verb's items (``data``
+        is compact JSON text; `event_data` decodes it), ``events.gap`` markers for what was
+        lost, and waits for live events. With ``call``, the handler's call: iteration ends
+        once it is cancelled, and an item too large for its connection's ``max_frame``
+        becomes an ``events.truncated`` marker. A subscription is only a position in the
+        ring: a slow reader holds no queue and costs the daemon no memory; one that falls
+        behind what the ring keeps gets a gap marker (rfcs/0003 §3).
+        """
+        return Subscription(self, compile_globs(types), cursor, call=call)
 
     async def changed(self) -> None:
         """Wait until the next event is published."""
@@ -295,11 +328,15 @@ class Subscription:
     ``last`` is the seq of the last item returned (the cursor to resume from).
     """
 
-    __slots__ = ("_bus", "_match", "last", "position")
+    __slots__ = ("_bus", "_call", "_fit", "_match", "last", "position")
 
-    def __init__(self, bus: EventBus, match: Matcher, cursor: int | None) -> None:
+    def __init__(
+        self, bus: EventBus, match: Matcher, cursor: int | None, *, call: CallState | None = None
+    ) -> None:
         self._bus = bus
         self._match = match
+        self._call = call
+        self._fit = None if call is None else _FrameFit(call)
         #: The seq of the last event looked at, whether or not its type matched.
         self.position = bus.last_seq if cursor is None else cursor
         self.last = 0 if cursor is None else cursor
@@ -330,9 +367,19 @@ class Subscription:
         return self
 
     async def __anext__(self) -> dict[str, Any]:
-        while (item := self.poll()) is None:
+        call = self._call
+        while True:
+            if call is not None and call.cancelled:
+                raise StopAsyncIteration
+            item = self.poll()
+            if item is not None:
+                return item if self._fit is None else self._fit(item)
             await self._bus.changed()
-        return item
+
+
+def event_data(item: Mapping[str, Any]) -> Any:
+    """The decoded ``data`` of an item a `Subscription` yields (markers' data included)."""
+    return orjson.loads(item["data"])
 
 
 class _FrameFit:
@@ -340,7 +387,7 @@ class _FrameFit:
 
     __slots__ = ("_call", "_max_frame")
 
-    def __init__(self, call: Call) -> None:
+    def __init__(self, call: CallState) -> None:
         self._call = call
         self._max_frame: int = call.connection.max_frame
 

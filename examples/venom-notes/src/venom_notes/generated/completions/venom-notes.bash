@@ -24,17 +24,18 @@ _venom_notes_child() {
     ('0 note.list') REPLY=34 ;;
     ('0 note.remove') REPLY=36 ;;
     ('0 note.search') REPLY=38 ;;
-    ('0 ping') REPLY=39 ;;
-    ('0 serve') REPLY=40 ;;
-    ('0 service') REPLY=41 ;;
-    ('0 service.install') REPLY=43 ;;
-    ('0 shutdown') REPLY=44 ;;
-    ('0 skill') REPLY=45 ;;
-    ('0 skill.install') REPLY=47 ;;
-    ('0 token') REPLY=48 ;;
-    ('0 token.issue') REPLY=50 ;;
-    ('0 token.list') REPLY=52 ;;
-    ('0 token.revoke') REPLY=54 ;;
+    ('0 note.watch') REPLY=40 ;;
+    ('0 ping') REPLY=41 ;;
+    ('0 serve') REPLY=42 ;;
+    ('0 service') REPLY=43 ;;
+    ('0 service.install') REPLY=45 ;;
+    ('0 shutdown') REPLY=46 ;;
+    ('0 skill') REPLY=47 ;;
+    ('0 skill.install') REPLY=49 ;;
+    ('0 token') REPLY=50 ;;
+    ('0 token.issue') REPLY=52 ;;
+    ('0 token.list') REPLY=54 ;;
+    ('0 token.revoke') REPLY=56 ;;
     ('2 bash') REPLY=3 ;;
     ('2 fish') REPLY=5 ;;
     ('2 zsh') REPLY=7 ;;
@@ -50,25 +51,26 @@ _venom_notes_child() {
     ('28 list') REPLY=33 ;;
     ('28 remove') REPLY=35 ;;
     ('28 search') REPLY=37 ;;
-    ('41 install') REPLY=42 ;;
-    ('45 install') REPLY=46 ;;
-    ('48 issue') REPLY=49 ;;
-    ('48 list') REPLY=51 ;;
-    ('48 revoke') REPLY=53 ;;
+    ('28 watch') REPLY=39 ;;
+    ('43 install') REPLY=44 ;;
+    ('47 install') REPLY=48 ;;
+    ('50 issue') REPLY=51 ;;
+    ('50 list') REPLY=53 ;;
+    ('50 revoke') REPLY=55 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
+    (0) reply=('bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
     (2) reply=('bash' 'fish' 'zsh') ;;
     (9) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (22) reply=('install') ;;
     (25) reply=('config') ;;
-    (28) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (41) reply=('install') ;;
-    (45) reply=('install') ;;
-    (48) reply=('issue' 'list' 'revoke') ;;
+    (28) reply=('add' 'get' 'list' 'remove' 'search' 'watch') ;;
+    (43) reply=('install') ;;
+    (47) reply=('install') ;;
+    (50) reply=('issue' 'list' 'revoke') ;;
     (*) reply=() ;;
   esac
 }
@@ -113,22 +115,24 @@ _venom_notes_flags() {
     (36) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (37) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (38) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (39) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (40) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (39) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (40) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (41) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (42) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (43) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (44) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (45) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (46) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (47) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (48) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (49) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (50) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (51) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (52) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (53) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (54) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (42) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (43) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (44) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (45) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (46) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (47) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (48) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (49) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (50) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (51) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (52) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (53) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (54) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (55) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (56) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -140,12 +144,12 @@ _venom_notes_choices() {
     ('26 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('27 --format') reply=('mcpServers' 'vscode') ;;
     ('27 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('42 --manager') reply=('systemd' 'launchd') ;;
-    ('42 --force') reply=(true false) ;;
-    ('43 --manager') reply=('systemd' 'launchd') ;;
-    ('43 --force') reply=(true false) ;;
-    ('46 --force') reply=(true false) ;;
-    ('47 --force') reply=(true false) ;;
+    ('44 --manager') reply=('systemd' 'launchd') ;;
+    ('44 --force') reply=(true false) ;;
+    ('45 --manager') reply=('systemd' 'launchd') ;;
+    ('45 --force') reply=(true false) ;;
+    ('48 --force') reply=(true false) ;;
+    ('49 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

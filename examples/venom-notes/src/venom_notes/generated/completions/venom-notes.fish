@@ -47,28 +47,30 @@ function __venom_notes_child
             echo 36
         case '0 note.search'
             echo 38
-        case '0 ping'
-            echo 39
-        case '0 serve'
+        case '0 note.watch'
             echo 40
-        case '0 service'
+        case '0 ping'
             echo 41
-        case '0 service.install'
+        case '0 serve'
+            echo 42
+        case '0 service'
             echo 43
-        case '0 shutdown'
-            echo 44
-        case '0 skill'
+        case '0 service.install'
             echo 45
-        case '0 skill.install'
+        case '0 shutdown'
+            echo 46
+        case '0 skill'
             echo 47
+        case '0 skill.install'
+            echo 49
         case '0 token'
-            echo 48
-        case '0 token.issue'
             echo 50
-        case '0 token.list'
+        case '0 token.issue'
             echo 52
-        case '0 token.revoke'
+        case '0 token.list'
             echo 54
+        case '0 token.revoke'
+            echo 56
         case '2 bash'
             echo 3
         case '2 fish'
@@ -99,22 +101,24 @@ function __venom_notes_child
             echo 35
         case '28 search'
             echo 37
-        case '41 install'
-            echo 42
-        case '45 install'
-            echo 46
-        case '48 issue'
-            echo 49
-        case '48 list'
+        case '28 watch'
+            echo 39
+        case '43 install'
+            echo 44
+        case '47 install'
+            echo 48
+        case '50 issue'
             echo 51
-        case '48 revoke'
+        case '50 list'
             echo 53
+        case '50 revoke'
+            echo 55
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
         case 2
             printf '%s\n' 'bash' 'fish' 'zsh'
         case 9
@@ -124,12 +128,12 @@ function __venom_notes_cmds
         case 25
             printf '%s\n' 'config'
         case 28
-            printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 41
+            printf '%s\n' 'add' 'get' 'list' 'remove' 'search' 'watch'
+        case 43
             printf '%s\n' 'install'
-        case 45
+        case 47
             printf '%s\n' 'install'
-        case 48
+        case 50
             printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
@@ -214,36 +218,40 @@ function __venom_notes_flags
         case 38
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 42
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 45
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 46
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 47
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 48
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 49
-            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 50
-            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 51
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 52
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 53
-            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 54
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 55
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 56
             printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -261,17 +269,17 @@ function __venom_notes_choices
             printf '%s\n' 'mcpServers' 'vscode'
         case '27 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '42 --manager'
+        case '44 --manager'
             printf '%s\n' 'systemd' 'launchd'
-        case '42 --force'
+        case '44 --force'
             printf '%s\n' 'true' 'false'
-        case '43 --manager'
+        case '45 --manager'
             printf '%s\n' 'systemd' 'launchd'
-        case '43 --force'
+        case '45 --force'
             printf '%s\n' 'true' 'false'
-        case '46 --force'
+        case '48 --force'
             printf '%s\n' 'true' 'false'
-        case '47 --force'
+        case '49 --force'
             printf '%s\n' 'true' 'false'
     end
 end

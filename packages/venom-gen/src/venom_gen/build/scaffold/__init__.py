@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import keyword
 import os
+import tomllib
 from importlib.resources import files
 from pathlib import Path
 from string import Template
@@ -23,6 +24,7 @@ __all__ = (
     "ScaffoldError",
     "module_name",
     "scaffold_product",
+    "workspace_root",
 )
 
 #: Where each template goes, relative to the project directory (``{module}`` substituted).
@@ -36,8 +38,8 @@ LAYOUT: Final[dict[str, str]] = {
     "handlers.py.tmpl": "src/{module}/handlers.py",
     "verbs.zon.tmpl": "src/{module}/verbs.zon",
     "conftest.py.tmpl": "tests/conftest.py",
-    "kit.py.tmpl": "tests/{module}_kit.py",
     "test_model.py.tmpl": "tests/test_{module}_model.py",
+    "test_handlers.py.tmpl": "tests/test_{module}_handlers.py",
     "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
 }
 
@@ -48,6 +50,14 @@ venom-schema = { workspace = true }
 venom-gen = { workspace = true }
 venom-mcp = { workspace = true }
 """
+_WORKSPACE_INSTALL = """\
+It is a member of your uv workspace: `uv sync --all-packages` installs it with its siblings."""
+_STANDALONE_INSTALL = """\
+Install it, with its test tools, into a virtual environment. Until the venom packages are on an
+index, take them from a directory of wheels built in a checkout of venom-python with
+`uv build --all-packages --no-sources --wheel -o dist/` (docs/releasing.md):
+
+    uv venv && uv pip install --find-links /path/to/venom-python/dist -e . --group dev"""
 _STANDALONE_TAIL = """
 [tool.pytest.ini_options]
 addopts = ["--import-mode=importlib"]
@@ -77,6 +87,20 @@ def _check(tool: str, dest: Path) -> None:
         raise ScaffoldError(f"{dest} exists and is not an empty directory")
 
 
+def workspace_root(dest: str | os.PathLike[str]) -> Path | None:
+    """The uv workspace ``dest`` would be a member of: the nearest directory above it whose
+    ``pyproject.toml`` has a ``[tool.uv.workspace]`` table; None outside any."""
+    for directory in Path(dest).resolve().parents:
+        pyproject = directory / "pyproject.toml"
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(data.get("tool", {}).get("uv", {}).get("workspace"), dict):
+            return directory
+    return None
+
+
 def _render(template: str, tool: str, *, standalone: bool) -> str:
     text = files(__name__).joinpath("templates", template).read_text(encoding="utf-8")
     return Template(text).substitute(
@@ -84,18 +108,27 @@ def _render(template: str, tool: str, *, standalone: bool) -> str:
         module=module_name(tool),
         summary=f"The {tool} daemon",
         tail=_STANDALONE_TAIL if standalone else _WORKSPACE_TAIL,
+        install=_STANDALONE_INSTALL if standalone else _WORKSPACE_INSTALL,
     )
 
 
 def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: bool) -> list[Path]:
     """Create the product ``name`` in the directory ``dest`` (created; must be empty if present).
 
-    ``standalone=False`` makes a workspace member (its siblings as ``{ workspace = true }``);
-    ``standalone=True`` a project that takes venom-mcp from the package index. Returns the
+    ``standalone=False`` makes a member of the uv workspace ``dest`` is in (its siblings as
+    ``{ workspace = true }``; `ScaffoldError` outside any workspace); ``standalone=True`` a
+    project of its own that installs the venom packages from an index or a wheel directory
+    (``--find-links``, docs/releasing.md). Returns the
     files written, in order. Raises `ScaffoldError`, or ``OSError`` when ``dest`` is unwritable.
     """
     root = Path(dest)
     _check(name, root)
+    if not standalone and workspace_root(root) is None:
+        raise ScaffoldError(
+            f"{root} is not inside a uv workspace (no pyproject.toml with [tool.uv.workspace]"
+            " above it), so a workspace member's venom-* sources would not resolve; pass"
+            " --standalone for a project that installs them from an index or a wheel directory"
+        )
     module = module_name(name)
     written: list[Path] = []
 

@@ -1,0 +1,6 @@
+"""The version of venom-proto.
+
+Written from pyproject.toml by `python -m tools.versions`; edit the version there.
+"""
+
+VERSION = "0.1.0"
