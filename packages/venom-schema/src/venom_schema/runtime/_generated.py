@@ -66,10 +66,19 @@ def object_block(
     (locals and ``env`` constants), so several blocks can share one function.
     """
     env.update(_A=ABSENT, _MISS=_MISS, _Invalid=Invalid)
-    lines = [f"{dst} = _MISS", f"while type({src}) is dict:", f"    {tag}n = 0"]
+    # Required members are counted up front, so only optional ones count as they are met; an
+    # object of required members only has its size checked first, with no counter at all.
+    required = sum(1 for plan in plans if plan[3])
+    lines = [f"{dst} = _MISS", f"while type({src}) is dict:"]
+    counted = required < len(plans)
+    if counted:
+        lines.append(f"    {tag}n = {required}")
+    else:
+        lines += [f"    if len({src}) != {required}:", "        break"]
     for i, plan in enumerate(plans):
         lines += _field_lines(f"{tag}{i}", src, tag, plan, env)
-    lines += [f"    if {tag}n != len({src}):", "        break"]
+    if counted:
+        lines += [f"    if {tag}n != len({src}):", "        break"]
     lines += _output_lines(plans, tag, dst)
     lines.append("    break")
     return [indent + line for line in lines]
@@ -84,7 +93,6 @@ _MISS: Any = _Miss()
 
 def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any]) -> list[str]:
     name, test, argument, required, default, nested = plan
-    lines = [f"    {v} = {src}.get({name!r}, _A)"]
     if test == "type":
         env[f"_T{v}"] = argument
         condition = f"type({v}) is _T{v}"
@@ -97,26 +105,32 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
         condition = f"type({v}) is _T{v} and _L{v} <= {v} <= _H{v}"
     else:
         env[f"_K{v}"] = nested
-        condition = f"{v} is not _A"
-    lines += [f"    if {condition}:", f"        {tag}n += 1"]
-    if test == "nested":
-        lines += [
-            "        try:",
-            f"            {v} = _K{v}({v})",
-            "        except _Invalid:",
-            "            break",
-        ]
-    else:
-        lines += [f"    elif {v} is not _A:", "        break"]
+        condition = ""
     if required:
-        lines += ["    else:", "        break"]
-    elif default is not ABSENT:
+        # A subscript is cheaper than .get, and a try costs nothing until it raises (3.11).
+        lines = ["    try:", f"        {v} = {src}[{name!r}]", "    except KeyError:"]
+        lines.append("        break")
+        if condition:
+            return [*lines, f"    if not ({condition}):", "        break"]
+        return [*lines, *_nested_lines(v, "    ")]
+    lines = [f"    {v} = {src}.get({name!r}, _A)"]
+    if condition:
+        lines += [f"    if {condition}:", f"        {tag}n += 1"]
+        lines += [f"    elif {v} is not _A:", "        break"]
+    else:
+        lines += [f"    if {v} is not _A:", f"        {tag}n += 1", *_nested_lines(v, "        ")]
+    if default is not ABSENT:
         # Scalars are shared safely; containers are copied per call, as the closures do.
         env[f"_D{v}"] = default
         fresh = f"_D{v}" if isinstance(default, _SCALAR_DEFAULTS) else f"_copy(_D{v})"
         env["_copy"] = deep_copy
         lines += ["    else:", f"        {v} = {fresh}"]
     return lines
+
+
+def _nested_lines(v: str, indent: str) -> list[str]:
+    lines = ["try:", f"    {v} = _K{v}({v})", "except _Invalid:", "    break"]
+    return [indent + line for line in lines]
 
 
 def _output_lines(plans: list[FieldPlan], tag: str, dst: str) -> list[str]:
