@@ -43,8 +43,8 @@ def generated_object_check(plans: list[FieldPlan], slow: Check) -> Check:
     if len(plans) > MAX_FIELDS:
         return slow
     env: dict[str, Any] = {"_slow": slow}
-    lines = ["def check(value):", *object_block(plans, "value", "out", "v", env, "    ")]
-    lines += ["    if out is _MISS:", "        return _slow(value)", "    return out"]
+    lines = ["def check(value):", *object_block(plans, "value", None, "v", env, "    ")]
+    lines.append("    return _slow(value)")
     check: Check = compile_function(lines, env, "check")
     return check
 
@@ -57,11 +57,12 @@ def compile_function(lines: list[str], env: dict[str, Any], name: str) -> Any:
 
 
 def object_block(
-    plans: list[FieldPlan], src: str, dst: str, tag: str, env: dict[str, Any], indent: str
+    plans: list[FieldPlan], src: str, dst: str | None, tag: str, env: dict[str, Any], indent: str
 ) -> list[str]:
     """Lines that set ``dst`` to the checked copy of the object in ``src``, or to ``_MISS``.
 
-    ``_MISS`` means "not decided here": the caller must run the closure validator. The block is
+    ``_MISS`` means "not decided here": the caller must run the closure validator. With ``dst``
+    None the block returns the checked copy instead, and falls through when undecided. It is
     a one-pass ``while`` so that any doubt is a plain ``break``; ``tag`` prefixes its names
     (locals and ``env`` constants), so several blocks can share one function.
     """
@@ -69,7 +70,8 @@ def object_block(
     # Required members are counted up front, so only optional ones count as they are met; an
     # object of required members only has its size checked first, with no counter at all.
     required = sum(1 for plan in plans if plan[3])
-    lines = [f"{dst} = _MISS", f"while type({src}) is dict:"]
+    lines = [] if dst is None else [f"{dst} = _MISS"]
+    lines.append(f"while type({src}) is dict:")
     counted = required < len(plans)
     if counted:
         lines.append(f"    {tag}n = {required}")
@@ -80,7 +82,8 @@ def object_block(
     if counted:
         lines += [f"    if {tag}n != len({src}):", "        break"]
     lines += _output_lines(plans, tag, dst)
-    lines.append("    break")
+    if dst is not None:
+        lines.append("    break")
     return [indent + line for line in lines]
 
 
@@ -133,16 +136,17 @@ def _nested_lines(v: str, indent: str) -> list[str]:
     return [indent + line for line in lines]
 
 
-def _output_lines(plans: list[FieldPlan], tag: str, dst: str) -> list[str]:
+def _output_lines(plans: list[FieldPlan], tag: str, dst: str | None) -> list[str]:
     """Build the new object with members in declaration order, absent optionals left out."""
     always = [required or default is not ABSENT for _, _, _, required, default, _ in plans]
+    target = "return " if dst is None else f"{dst} = "
     if all(always):
         members = ", ".join(f"{plan[0]!r}: {tag}{i}" for i, plan in enumerate(plans))
-        return [f"    {dst} = {{{members}}}"]
+        return [f"    {target}{{{members}}}"]
     lines = [f"    {tag}o = {{}}"]
     for i, plan in enumerate(plans):
         if always[i]:
             lines.append(f"    {tag}o[{plan[0]!r}] = {tag}{i}")
         else:
             lines += [f"    if {tag}{i} is not _A:", f"        {tag}o[{plan[0]!r}] = {tag}{i}"]
-    return [*lines, f"    {dst} = {tag}o"]
+    return [*lines, f"    {target}{tag}o"]
