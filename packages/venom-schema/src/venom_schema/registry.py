@@ -175,7 +175,8 @@ def _generated_plain(
     lines += ["    if params is _MISS:", "        params = _params(raw)"]
     lines.append("    value = _handler(call, params)")
     if compiled.result_plans is not None:
-        lines += object_block(compiled.result_plans, "value", None, "r", env, "    ")
+        # The result is encoded at once and never kept: it may be its own checked value.
+        lines += object_block(compiled.result_plans, "value", None, "r", env, "    ", reuse=True)
     lines += [
         "    if type(value) not in _JSON_TYPES and _isawaitable(value):",
         "        return _checked_later(value, _result)  # a def returning a coroutine",

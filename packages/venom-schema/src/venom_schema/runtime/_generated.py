@@ -57,12 +57,22 @@ def compile_function(lines: list[str], env: dict[str, Any], name: str) -> Any:
 
 
 def object_block(
-    plans: list[FieldPlan], src: str, dst: str | None, tag: str, env: dict[str, Any], indent: str
+    plans: list[FieldPlan],
+    src: str,
+    dst: str | None,
+    tag: str,
+    env: dict[str, Any],
+    indent: str,
+    *,
+    reuse: bool = False,
 ) -> list[str]:
     """Lines that set ``dst`` to the checked copy of the object in ``src``, or to ``_MISS``.
 
     ``_MISS`` means "not decided here": the caller must run the closure validator. With ``dst``
-    None the block returns the checked copy instead, and falls through when undecided. It is
+    None the block returns the checked value instead, and falls through when undecided. With
+    ``reuse`` too (for a value that is encoded at once, never kept: a handler's result), a
+    ``src`` of required scalar members only, in declaration order, is its own checked value
+    (equal to the copy, member for member and in order) and is returned as it is. It is
     a one-pass ``while`` so that any doubt is a plain ``break``; ``tag`` prefixes its names
     (locals and ``env`` constants), so several blocks can share one function.
     """
@@ -81,7 +91,10 @@ def object_block(
         lines += _field_lines(f"{tag}{i}", src, tag, plan, env)
     if counted:
         lines += [f"    if {tag}n != len({src}):", "        break"]
-    lines += _output_lines(plans, tag, dst)
+    if reuse and dst is None and not counted and all(plan[1] != "nested" for plan in plans):
+        lines += _same_lines(plans, src, tag, env)
+    else:
+        lines += _output_lines(plans, tag, dst)
     if dst is not None:
         lines.append("    break")
     return [indent + line for line in lines]
@@ -134,6 +147,18 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
 def _nested_lines(v: str, indent: str) -> list[str]:
     lines = ["try:", f"    {v} = _K{v}({v})", "except _Invalid:", "    break"]
     return [indent + line for line in lines]
+
+
+def _same_lines(plans: list[FieldPlan], src: str, tag: str, env: dict[str, Any]) -> list[str]:
+    """Return ``src`` itself when its members are in declaration order, else a copy in it."""
+    if len(plans) > 1:
+        env[f"_O{tag}"] = tuple(plan[0] for plan in plans)
+        return [
+            f"    if tuple({src}) == _O{tag}:",
+            f"        return {src}",
+            *_output_lines(plans, tag, None),
+        ]
+    return [f"    return {src}"]
 
 
 def _output_lines(plans: list[FieldPlan], tag: str, dst: str | None) -> list[str]:
