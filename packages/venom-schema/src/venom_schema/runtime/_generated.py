@@ -129,18 +129,21 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
         if condition:
             return [*lines, f"    if not ({condition}):", "        break"]
         return [*lines, *_nested_lines(v, "    ")]
-    lines = [f"    {v} = {src}.get({name!r}, _A)"]
+    # Membership and a subscript cost less than a .get call, whether the member is there or not.
+    lines = [f"    if {name!r} in {src}:", f"        {v} = {src}[{name!r}]"]
     if condition:
-        lines += [f"    if {condition}:", f"        {tag}n += 1"]
-        lines += [f"    elif {v} is not _A:", "        break"]
+        lines += [f"        if not ({condition}):", "            break"]
     else:
-        lines += [f"    if {v} is not _A:", f"        {tag}n += 1", *_nested_lines(v, "        ")]
+        lines += _nested_lines(v, "        ")
+    lines.append(f"        {tag}n += 1")
     if default is not ABSENT:
         # Scalars are shared safely; containers are copied per call, as the closures do.
         env[f"_D{v}"] = default
         fresh = f"_D{v}" if isinstance(default, _SCALAR_DEFAULTS) else f"_copy(_D{v})"
         env["_copy"] = deep_copy
         lines += ["    else:", f"        {v} = {fresh}"]
+    else:
+        lines += ["    else:", f"        {v} = _A"]
     return lines
 
 
