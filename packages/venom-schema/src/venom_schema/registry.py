@@ -171,8 +171,9 @@ def _generated_plain(
             "    if grants is None or _GRANT not in grants:",
             "        _check_grant(_GRANT, _held(call.connection), _NAME)",
         ]
-    lines += object_block(compiled.params_plans, "raw", "params", "p", env, "    ")
-    lines += ["    if params is _MISS:", "        params = _params(raw)"]
+    lines += object_block(
+        compiled.params_plans, "raw", "params", "p", env, "    ", otherwise="params = _params(raw)"
+    )
     lines.append("    value = _handler(call, params)")
     if compiled.result_plans is not None:
         # The result is encoded at once and never kept: it may be its own checked value.

@@ -65,6 +65,7 @@ def object_block(
     indent: str,
     *,
     reuse: bool = False,
+    otherwise: str | None = None,
 ) -> list[str]:
     """Lines that set ``dst`` to the checked copy of the object in ``src``, or to ``_MISS``.
 
@@ -74,14 +75,18 @@ def object_block(
     ``src`` of required scalar members only, in declaration order, is its own checked value
     (equal to the copy, member for member and in order) and is returned as it is. It is
     a one-pass ``while`` so that any doubt is a plain ``break``; ``tag`` prefixes its names
-    (locals and ``env`` constants), so several blocks can share one function.
+    (locals and ``env`` constants), so several blocks can share one function. With ``dst``
+    and ``otherwise`` (a statement setting ``dst``, e.g. by the closure validator), every
+    undecided exit runs that statement instead, so ``dst`` is set on every path and no
+    ``_MISS`` is tested after the block.
     """
     env.update(_A=ABSENT, _MISS=_MISS, _Invalid=Invalid)
     # Required members are counted up front, so only optional ones count as they are met; an
     # object of required members only has its size checked first, with no counter at all.
     required = sum(1 for plan in plans if plan[3])
-    lines = [] if dst is None else [f"{dst} = _MISS"]
+    lines = [] if dst is None or otherwise else [f"{dst} = _MISS"]
     lines.append(f"while type({src}) is dict:")
+    start = len(lines)
     counted = required < len(plans)
     if counted:
         lines.append(f"    {tag}n = {required}")
@@ -95,7 +100,15 @@ def object_block(
         lines += _same_lines(plans, src, tag, env)
     else:
         lines += _output_lines(plans, tag, dst)
-    if dst is not None:
+    if otherwise:
+        undecided = [f"{line[: -len('break')]}{otherwise}" for line in lines]
+        lines[start:] = [
+            part
+            for line, miss in zip(lines[start:], undecided[start:], strict=True)
+            for part in ((miss, line) if line.strip() == "break" else (line,))
+        ]
+        lines += ["    break", "else:", f"    {otherwise}"]
+    elif dst is not None:
         lines.append("    break")
     return [indent + line for line in lines]
 
