@@ -82,19 +82,21 @@ def object_block(
     """
     env.update(_A=ABSENT, _MISS=_MISS, _Invalid=Invalid)
     # Required members are counted up front, so only optional ones count as they are met; an
-    # object of required members only has its size checked first, with no counter at all.
+    # object of required members only has its size checked first, with no counter at all, and
+    # one with a single optional member checks its size in that member's two branches.
     required = sum(1 for plan in plans if plan[3])
+    size = required if len(plans) - required == 1 else None
     lines = [] if dst is None or otherwise else [f"{dst} = _MISS"]
     lines.append(f"while type({src}) is dict:")
     start = len(lines)
     counted = required < len(plans)
-    if counted:
-        lines.append(f"    {tag}n = {required}")
-    else:
+    if not counted:
         lines += [f"    if len({src}) != {required}:", "        break"]
+    elif size is None:
+        lines.append(f"    {tag}n = {required}")
     for i, plan in enumerate(plans):
-        lines += _field_lines(f"{tag}{i}", src, tag, plan, env)
-    if counted:
+        lines += _field_lines(f"{tag}{i}", src, tag, plan, env, size)
+    if counted and size is None:
         lines += [f"    if {tag}n != len({src}):", "        break"]
     if reuse and dst is None and not counted and all(plan[1] != "nested" for plan in plans):
         lines += _same_lines(plans, src, tag, env)
@@ -120,7 +122,11 @@ class _Miss:
 _MISS: Any = _Miss()
 
 
-def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any]) -> list[str]:
+def _field_lines(
+    v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any], size: int | None
+) -> list[str]:
+    """Lines reading one member into ``v``; with ``size`` (the object's only optional member,
+    ``size`` required ones), each branch also checks the object's size."""
     name, test, argument, required, default, nested = plan
     if test == "type":
         env[f"_T{v}"] = argument
@@ -148,7 +154,10 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
         lines += [f"        if not ({condition}):", "            break"]
     else:
         lines += _nested_lines(v, "        ")
-    lines.append(f"        {tag}n += 1")
+    if size is None:
+        lines.append(f"        {tag}n += 1")
+    else:
+        lines += [f"        if len({src}) != {size + 1}:", "            break"]
     if default is not ABSENT:
         # Scalars are shared safely; containers are copied per call, as the closures do.
         env[f"_D{v}"] = default
@@ -157,6 +166,8 @@ def _field_lines(v: str, src: str, tag: str, plan: FieldPlan, env: dict[str, Any
         lines += ["    else:", f"        {v} = {fresh}"]
     else:
         lines += ["    else:", f"        {v} = _A"]
+    if size is not None:
+        lines += [f"        if len({src}) != {size}:", "            break"]
     return lines
 
 
