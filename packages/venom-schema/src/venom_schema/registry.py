@@ -185,12 +185,13 @@ def _generated_plain(
             "    if grants is None or _GRANT not in grants:",
             "        _check_grant(_GRANT, _held(call.connection), _NAME)",
         ]
-    lines += object_block(compiled.params_plans, "raw", "params", "p", env, "    ")
-    lines += ["    if params is _MISS:", "        params = _params(raw)"]
+    lines += object_block(
+        compiled.params_plans, "raw", "params", "p", env, "    ", otherwise="params = _params(raw)"
+    )
     lines.append("    value = _handler(call, params)")
     if compiled.result_plans is not None:
-        lines += object_block(compiled.result_plans, "value", "checked", "r", env, "    ")
-        lines += ["    if checked is not _MISS:", "        return checked"]
+        # The result is encoded at once and never kept: it may be its own checked value.
+        lines += object_block(compiled.result_plans, "value", None, "r", env, "    ", reuse=True)
     lines += [
         "    if type(value) not in _JSON_TYPES and _isawaitable(value):",
         "        return _checked_later(value, _result)  # a def returning a coroutine",

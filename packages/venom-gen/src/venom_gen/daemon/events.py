@@ -139,8 +139,8 @@ class EventBus:
     event's payload.
     """
 
-    __slots__ = ("_append", "_chunks", "_max_bytes", "_max_data", "_pend", "_pending", "_ring",
-                 "_room", "_seq", "_types", "_wakeup")  # fmt: skip
+    __slots__ = ("_append", "_chunks", "_known", "_max_bytes", "_max_data", "_pend", "_pending",
+                 "_ring", "_room", "_seq", "_types", "_wakeup")  # fmt: skip
 
     def __init__(
         self,
@@ -161,6 +161,8 @@ class EventBus:
         self._chunks: deque[list[int]] = deque()  # [last seq, bytes] of counted events
         self._seq = 0
         self._types: set[str] = set()
+        # The type last published, already checked: a run of one type skips the set lookup.
+        self._known: str | None = None
         self._wakeup: asyncio.Future[None] | None = None
 
     @property
@@ -184,8 +186,10 @@ class EventBus:
         the error is logged) and must not change after publishing. A ``type_`` that is not a
         dotted name raises ``ValueError`` and records nothing.
         """
-        if type_ not in self._types:
-            self._check_type(type_)
+        if type_ is not self._known:
+            if type_ not in self._types:
+                self._check_type(type_)
+            self._known = type_
         seq = self._seq = self._seq + 1
         self._append([seq, type_, _time(), data, None])
         self._pend(data)

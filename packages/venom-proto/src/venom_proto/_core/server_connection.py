@@ -311,6 +311,9 @@ class ServerConnection:
             return  # the general path refuses new calls
         long_lines = not buffer.all_short
         low, high, pause = -MAX_SAFE_INT, MAX_SAFE_INT, PAUSE_OUTPUT  # locals: read on every line
+        # One reply object, refilled per line: two stores cost less than building a dict (and
+        # its keys keep their order, so the bytes are those of a fresh ``{"id", "ok"}``).
+        envelope: dict[str, Any] = {"id": None, "ok": None}
         for raw in buffer.lines:
             # Subscripts, not .get: anything missing, unknown or not an object raises here (a
             # try is free in 3.11) and the line takes the general path.
@@ -342,7 +345,9 @@ class ServerConnection:
                     if len(in_flight) >= max_inflight or calls.active >= calls.limit:
                         return
                     continue
-                reply = _dumps({"id": rid, "ok": result}, option=_NEWLINE)
+                envelope["id"] = rid
+                envelope["ok"] = result
+                reply = _dumps(envelope, option=_NEWLINE)
             except VenomError as exc:
                 self._write_error(rid, exc)
             except Exception as exc:  # from the handler, or its result would not encode

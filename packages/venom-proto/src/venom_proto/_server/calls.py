@@ -102,7 +102,12 @@ class CallRunner:
         call.cancelled = False
         handler = verb.handler  # a slot: calling it as a method would not be specialised
         result = handler(call, params)
-        if type(result) not in _PLAIN and (verb.is_async or inspect.isawaitable(result)):
+        # An object result is by far the most common: one identity test spares it the set.
+        if (
+            type(result) is not dict
+            and type(result) not in _PLAIN
+            and (verb.is_async or inspect.isawaitable(result))
+        ):
             task = asyncio.get_running_loop().create_task(self._run(call, result))
             self._running[rid] = (call, task, result)
             return PENDING
