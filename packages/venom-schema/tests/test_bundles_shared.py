@@ -24,6 +24,7 @@ AGENT = [
     "config.schema",
     "config.set",
     "doctor",
+    "manifest",
     "mcp",
     "serve",
     "skill",

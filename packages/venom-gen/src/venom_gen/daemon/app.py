@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -14,6 +15,7 @@ import anyio
 
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
+from venom_schema.canonical import canonical_json
 from venom_schema.grants import (
     OwnerToken,
     grants_for_connection,
@@ -49,6 +51,15 @@ class App:
         self.skill = SkillVerbs(self.model)
         self.token: OwnerToken | None = None
         self._workers = FileWorkers()
+        self._manifest: JsonObject | None = None
+
+    async def manifest(self, call: Call, params: JsonObject) -> JsonObject:
+        """``manifest``: the model as canonical JSON text and its digest (rfcs/0001 §8)."""
+        if self._manifest is None:
+            text = canonical_json(self.model)
+            digest = "sha256:" + hashlib.sha256(text).hexdigest()
+            self._manifest = {"model": text.decode("utf-8"), "digest": digest}
+        return self._manifest
 
     async def doctor(self, call: Call, params: JsonObject) -> JsonObject:
         """``doctor`` from the daemon's side of the socket; the checks run in a worker thread."""
@@ -72,6 +83,7 @@ class App:
             "skill": self.skill.skill,
             "skill.install": self.skill.install,
             "doctor": self.doctor,
+            "manifest": self.manifest,
         }
 
     def grants_for(self, connection: ConnectionInfo) -> frozenset[str]:

@@ -9,37 +9,38 @@ _venom_notes_child() {
     ('0 config.set') REPLY=11 ;;
     ('0 doctor') REPLY=12 ;;
     ('0 events') REPLY=13 ;;
-    ('0 mcp') REPLY=14 ;;
-    ('0 note') REPLY=15 ;;
-    ('0 note.add') REPLY=17 ;;
-    ('0 note.get') REPLY=19 ;;
-    ('0 note.list') REPLY=21 ;;
-    ('0 note.remove') REPLY=23 ;;
-    ('0 note.search') REPLY=25 ;;
-    ('0 ping') REPLY=26 ;;
-    ('0 serve') REPLY=27 ;;
-    ('0 skill') REPLY=28 ;;
-    ('0 skill.install') REPLY=30 ;;
+    ('0 manifest') REPLY=14 ;;
+    ('0 mcp') REPLY=15 ;;
+    ('0 note') REPLY=16 ;;
+    ('0 note.add') REPLY=18 ;;
+    ('0 note.get') REPLY=20 ;;
+    ('0 note.list') REPLY=22 ;;
+    ('0 note.remove') REPLY=24 ;;
+    ('0 note.search') REPLY=26 ;;
+    ('0 ping') REPLY=27 ;;
+    ('0 serve') REPLY=28 ;;
+    ('0 skill') REPLY=29 ;;
+    ('0 skill.install') REPLY=31 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
     ('1 schema') REPLY=8 ;;
     ('1 set') REPLY=10 ;;
-    ('15 add') REPLY=16 ;;
-    ('15 get') REPLY=18 ;;
-    ('15 list') REPLY=20 ;;
-    ('15 remove') REPLY=22 ;;
-    ('15 search') REPLY=24 ;;
-    ('28 install') REPLY=29 ;;
+    ('16 add') REPLY=17 ;;
+    ('16 get') REPLY=19 ;;
+    ('16 list') REPLY=21 ;;
+    ('16 remove') REPLY=23 ;;
+    ('16 search') REPLY=25 ;;
+    ('29 install') REPLY=30 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_notes_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'manifest' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
-    (15) reply=('add' 'get' 'list' 'remove' 'search') ;;
-    (28) reply=('install') ;;
+    (16) reply=('add' 'get' 'list' 'remove' 'search') ;;
+    (29) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -59,32 +60,33 @@ _venom_notes_flags() {
     (11) reply=('value:--key' 'value:--value' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (12) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (13) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (14) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (15) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (16) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (14) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (15) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (16) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (17) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (18) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (18) reply=('value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (19) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (20) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (20) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (21) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (22) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (22) reply=('value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (23) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--id' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (25) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (26) reply=('value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (30) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (31) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
 _venom_notes_choices() {
   case "$1 $2" in
     ('13 --follow') reply=(true false) ;;
-    ('14 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('29 --force') reply=(true false) ;;
+    ('15 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('30 --force') reply=(true false) ;;
+    ('31 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

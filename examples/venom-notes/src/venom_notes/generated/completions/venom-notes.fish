@@ -17,28 +17,30 @@ function __venom_notes_child
             echo 12
         case '0 events'
             echo 13
-        case '0 mcp'
+        case '0 manifest'
             echo 14
-        case '0 note'
+        case '0 mcp'
             echo 15
+        case '0 note'
+            echo 16
         case '0 note.add'
-            echo 17
+            echo 18
         case '0 note.get'
-            echo 19
+            echo 20
         case '0 note.list'
-            echo 21
+            echo 22
         case '0 note.remove'
-            echo 23
+            echo 24
         case '0 note.search'
-            echo 25
-        case '0 ping'
             echo 26
-        case '0 serve'
+        case '0 ping'
             echo 27
-        case '0 skill'
+        case '0 serve'
             echo 28
+        case '0 skill'
+            echo 29
         case '0 skill.install'
-            echo 30
+            echo 31
         case '1 check'
             echo 2
         case '1 get'
@@ -49,29 +51,29 @@ function __venom_notes_child
             echo 8
         case '1 set'
             echo 10
-        case '15 add'
-            echo 16
-        case '15 get'
-            echo 18
-        case '15 list'
-            echo 20
-        case '15 remove'
-            echo 22
-        case '15 search'
-            echo 24
-        case '28 install'
-            echo 29
+        case '16 add'
+            echo 17
+        case '16 get'
+            echo 19
+        case '16 list'
+            echo 21
+        case '16 remove'
+            echo 23
+        case '16 search'
+            echo 25
+        case '29 install'
+            echo 30
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'manifest' 'mcp' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'ping' 'serve' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
-        case 15
+        case 16
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search'
-        case 28
+        case 29
             printf '%s\n' 'install'
     end
 end
@@ -106,38 +108,40 @@ function __venom_notes_flags
         case 13
             printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 14
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 15
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 15
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 16
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 17
             printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 18
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 19
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 20
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 21
             printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 22
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 24
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 31
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -145,11 +149,11 @@ function __venom_notes_choices
     switch "$argv[1] $argv[2]"
         case '13 --follow'
             printf '%s\n' 'true' 'false'
-        case '14 --max-grant'
+        case '15 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '29 --force'
-            printf '%s\n' 'true' 'false'
         case '30 --force'
+            printf '%s\n' 'true' 'false'
+        case '31 --force'
             printf '%s\n' 'true' 'false'
     end
 end

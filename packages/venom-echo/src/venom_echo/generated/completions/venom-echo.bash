@@ -14,11 +14,12 @@ _venom_echo_child() {
     ('0 echo.repeat') REPLY=19 ;;
     ('0 echo.types') REPLY=21 ;;
     ('0 events') REPLY=22 ;;
-    ('0 mcp') REPLY=23 ;;
-    ('0 ping') REPLY=24 ;;
-    ('0 serve') REPLY=25 ;;
-    ('0 skill') REPLY=26 ;;
-    ('0 skill.install') REPLY=28 ;;
+    ('0 manifest') REPLY=23 ;;
+    ('0 mcp') REPLY=24 ;;
+    ('0 ping') REPLY=25 ;;
+    ('0 serve') REPLY=26 ;;
+    ('0 skill') REPLY=27 ;;
+    ('0 skill.install') REPLY=29 ;;
     ('1 check') REPLY=2 ;;
     ('1 get') REPLY=4 ;;
     ('1 reload') REPLY=6 ;;
@@ -28,16 +29,16 @@ _venom_echo_child() {
     ('13 fail') REPLY=16 ;;
     ('13 repeat') REPLY=18 ;;
     ('13 types') REPLY=20 ;;
-    ('26 install') REPLY=27 ;;
+    ('27 install') REPLY=28 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
+    (0) reply=('config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'manifest' 'mcp' 'ping' 'serve' 'skill' 'skill.install') ;;
     (1) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (13) reply=('exit' 'fail' 'repeat' 'types') ;;
-    (26) reply=('install') ;;
+    (27) reply=('install') ;;
     (*) reply=() ;;
   esac
 }
@@ -66,12 +67,13 @@ _venom_echo_flags() {
     (20) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (21) reply=('value:--count' 'value:--ratio' 'bool:--flag' 'value:--tags' 'value:--nested' 'value:--mode' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (22) reply=('value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (23) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (24) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (23) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (24) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (25) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (26) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (27) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (27) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (28) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (29) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -85,9 +87,9 @@ _venom_echo_choices() {
     ('21 --flag') reply=(true false) ;;
     ('21 --mode') reply=('fast' 'safe') ;;
     ('22 --follow') reply=(true false) ;;
-    ('23 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('27 --force') reply=(true false) ;;
+    ('24 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('28 --force') reply=(true false) ;;
+    ('29 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -27,16 +27,18 @@ function __venom_echo_child
             echo 21
         case '0 events'
             echo 22
-        case '0 mcp'
+        case '0 manifest'
             echo 23
-        case '0 ping'
+        case '0 mcp'
             echo 24
-        case '0 serve'
+        case '0 ping'
             echo 25
-        case '0 skill'
+        case '0 serve'
             echo 26
+        case '0 skill'
+            echo 27
         case '0 skill.install'
-            echo 28
+            echo 29
         case '1 check'
             echo 2
         case '1 get'
@@ -55,19 +57,19 @@ function __venom_echo_child
             echo 18
         case '13 types'
             echo 20
-        case '26 install'
-            echo 27
+        case '27 install'
+            echo 28
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
+            printf '%s\n' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'manifest' 'mcp' 'ping' 'serve' 'skill' 'skill.install'
         case 1
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 13
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
-        case 26
+        case 27
             printf '%s\n' 'install'
     end
 end
@@ -120,16 +122,18 @@ function __venom_echo_flags
         case 22
             printf '%s\n' 'value:--types' 'value:--cursor' 'bool:--follow' 'switch:--json' 'path:--socket' 'switch:--help'
         case 23
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
-        case 24
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 24
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 29
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -151,11 +155,11 @@ function __venom_echo_choices
             printf '%s\n' 'fast' 'safe'
         case '22 --follow'
             printf '%s\n' 'true' 'false'
-        case '23 --max-grant'
+        case '24 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '27 --force'
-            printf '%s\n' 'true' 'false'
         case '28 --force'
+            printf '%s\n' 'true' 'false'
+        case '29 --force'
             printf '%s\n' 'true' 'false'
     end
 end
