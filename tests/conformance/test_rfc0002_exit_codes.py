@@ -29,7 +29,7 @@ CLASS_EXIT = {
 }
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.2")
 @pytest.mark.parametrize(
     ("code", "exit_code"),
@@ -45,7 +45,7 @@ def test_declared_errors_exit_by_class(daemon: Daemon, code: str, exit_code: int
     assert r.stdout.count("\n") == 1
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.3")
 def test_human_mode_prints_message_on_stderr(daemon: Daemon) -> None:
     """RFC-0002 §7.3: without --json the error message goes to stderr, nothing to stdout."""
@@ -55,7 +55,7 @@ def test_human_mode_prints_message_on_stderr(daemon: Daemon) -> None:
     assert "there was nothing to echo" in r.stderr
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.2")
 def test_success_exits_zero_with_the_ok_value(daemon: Daemon) -> None:
     """RFC-0002 §7.3: --json prints exactly the ok value."""
@@ -63,7 +63,7 @@ def test_success_exits_zero_with_the_ok_value(daemon: Daemon) -> None:
     assert (r.returncode, r.stdout) == (0, '{"text":"hi"}\n')
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.2")
 def test_invalid_params_exit_2(daemon: Daemon) -> None:
     """RFC-0002 §7.2 / §1: invalid params exit 2 with the wrapper on stdout."""
@@ -89,7 +89,7 @@ def test_denied_exit_4_for_a_caller_without_the_owner_grant(daemon: Daemon) -> N
     assert json.loads(r.stdout)["error"]["code"] == "denied.grant"
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.2")
 def test_cancelled_exit_8_on_ctrl_c(daemon: Daemon) -> None:
     """RFC-0002 §7.2: Ctrl-C cancels the call upstream and exits 8."""

@@ -53,7 +53,7 @@ def test_max_frame_outside_range_is_invalid(daemon: Daemon, bad: int) -> None:
     assert reply["error"]["code"].startswith("invalid_params")
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §6.2")
 def test_negotiated_max_frame_applies_to_requests(daemon: Daemon) -> None:
     """RFC-0002 §6.2: the negotiated max_frame applies in both directions."""
@@ -85,7 +85,7 @@ def test_hello_after_a_request_is_hello_order(daemon: Daemon) -> None:
     assert json.loads(out[1])["error"]["code"] == "protocol.hello_order"
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §6.4")
 def test_implicit_hello_is_version_1_without_caps(daemon: Daemon) -> None:
     """RFC-0002 §6.4: no hello means version 1 with no capabilities (cancel is refused)."""

@@ -14,7 +14,7 @@ from conformance_kit import Daemon, exchange
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §1")
 def test_overview_session_through_socat(daemon: Daemon) -> None:
     """RFC-0002 §1: the socat session, byte for byte after the illustrative hello members."""
@@ -163,7 +163,7 @@ def test_malformed_input_table(daemon: Daemon, line: bytes, rid: object, code: s
     assert {"id": "after", "ok": {}} in replies
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §4.6")
 def test_duplicate_in_flight_id_leaves_the_first_alone(daemon: Daemon) -> None:
     """RFC-0002 §4.6: a duplicate in-flight id gets protocol.duplicate_id; the old one goes on."""
@@ -193,7 +193,7 @@ def test_pipelined_requests_all_answered_matched_by_id(daemon: Daemon) -> None:
     assert all(r["ok"] == {} for r in replies)
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §4.3")
 def test_slow_request_does_not_block_a_later_fast_one(daemon: Daemon) -> None:
     """RFC-0002 §4.3: responses may come out of order; a slow stream doesn't hold up a ping."""
@@ -204,7 +204,7 @@ def test_slow_request_does_not_block_a_later_fast_one(daemon: Daemon) -> None:
     assert out[2] == {"id": 1, "ok": {"count": 1}}
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §4.4")
 def test_stream_items_then_cancel_sequence(daemon: Daemon) -> None:
     """RFC-0002 §4.4: items in order, then cancel ends the stream with cancelled, cancel -> null."""
@@ -254,7 +254,7 @@ def test_ping_returns_empty_object(daemon: Daemon) -> None:
     assert exchange(daemon, b'{"id":1,"verb":"ping","params":{}}') == [b'{"id":1,"ok":{}}']
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §4.6")
 def test_invalid_enum_value(daemon: Daemon) -> None:
     """RFC-0002 §4.6 / RFC-0004 §3: a value outside the choices is invalid_params.enum."""

@@ -79,7 +79,7 @@ def test_sigterm_unlinks_socket_and_releases_lock(fresh: Daemon) -> None:
     fresh.start()  # the lock was released
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §2.5")
 def test_sigterm_ends_streams_with_cancelled(fresh: Daemon) -> None:
     """RFC-0002 §2.5 step 7 / §7.2: in-flight requests end with cancelled on shutdown."""

@@ -9,7 +9,7 @@ from conformance_kit import Daemon
 
 USAGE = 2
 
-pytestmark = pytest.mark.needs_echo
+pytestmark = pytest.mark.uses_verbs("echo")
 
 
 @pytest.mark.rfc("RFC-0004 §1")

@@ -14,7 +14,7 @@ from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-pytestmark = [pytest.mark.anyio, pytest.mark.needs_echo]
+pytestmark = [pytest.mark.anyio, pytest.mark.uses_verbs("echo")]
 
 #: RFC-0004 §5, verbatim.
 RFC_ECHO_ENTRY = json.loads(
