@@ -250,6 +250,14 @@ def exchange(d: Daemon, *lines: bytes, expect: int | None = None) -> list[bytes]
         return c.lines(len(lines) if expect is None else expect)
 
 
+def request_line(rid: Any, verb: str, params: dict[str, Any]) -> bytes:
+    return json.dumps({"id": rid, "verb": verb, "params": params}, separators=(",", ":")).encode()
+
+
+def hello_line(rid: Any = 0, **params: Any) -> bytes:
+    return request_line(rid, "hello", {"proto": [1], **params})
+
+
 def call(d: Daemon, verb: str, params: dict[str, Any] | None = None, rid: Any = 1) -> Any:
     """One request on a new connection (implicit hello); the reply object."""
     with d.connect() as c:

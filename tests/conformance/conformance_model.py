@@ -283,6 +283,28 @@ class TargetModel:
         return None
 
 
+def endless(model: TargetModel) -> tuple[str, dict[str, Any]]:
+    """The model's endless stream, or the check is not applicable."""
+    from conformance_kit import not_applicable
+
+    found = model.endless_stream()
+    if found is None:
+        not_applicable("the model declares no stream that runs until cancelled (--endless-stream)")
+        raise AssertionError("unreachable")
+    return found
+
+
+def finite(model: TargetModel) -> tuple[str, dict[str, Any]]:
+    """The model's finite stream, or the check is not applicable."""
+    from conformance_kit import not_applicable
+
+    found = model.finite_stream()
+    if found is None:
+        not_applicable("the model declares no streaming verb (--stream)")
+        raise AssertionError("unreachable")
+    return found
+
+
 def _call_option(text: str | None) -> tuple[str, dict[str, Any]] | None:
     if text is None:
         return None

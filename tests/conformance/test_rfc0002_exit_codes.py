@@ -75,20 +75,6 @@ def test_invalid_params_exit_2(daemon: Daemon) -> None:
     )
 
 
-@pytest.mark.rfc("RFC-0002 §7.2")
-def test_denied_exit_4_for_a_caller_without_the_owner_grant(daemon: Daemon) -> None:
-    """RFC-0002 §7.2 / RFC-0005 (local): a caller without the write grant gets denied (4)."""
-    alias_dir = Path(daemon.root) / "alias"
-    alias_dir.mkdir(mode=0o700, exist_ok=True)
-    alias = alias_dir / "x.sock"
-    if not alias.exists():
-        os.symlink(daemon.socket, alias)  # same daemon, but no owner token beside this path
-    r = daemon.cli("config", "set", "--key", "log_level", "--value", "debug", "--json",
-                   "--socket", str(alias))  # fmt: skip
-    assert r.returncode == 4
-    assert json.loads(r.stdout)["error"]["code"] == "denied.grant"
-
-
 @pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §7.2")
 def test_cancelled_exit_8_on_ctrl_c(daemon: Daemon) -> None:
