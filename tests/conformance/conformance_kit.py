@@ -32,10 +32,17 @@ class StartError(Exception):
 class Target:
     """How to start the daemon under test and run its CLI."""
 
-    def __init__(self, tool: str, daemon: Sequence[str], cli: Sequence[str]) -> None:
+    def __init__(
+        self,
+        tool: str,
+        daemon: Sequence[str],
+        cli: Sequence[str],
+        auth: dict[str, Any] | None = None,
+    ) -> None:
         self.tool = tool
         self.daemon = list(daemon)
         self.cli = list(cli)
+        self.auth = auth
 
     @property
     def socket_env(self) -> str:
@@ -166,6 +173,18 @@ class Daemon:
             timeout=timeout,
             stdin=subprocess.DEVNULL,
         )
+
+    def owner_hello(self, rid: Any = 0, **params: Any) -> bytes:
+        """A hello presenting the caller's credentials: ``--auth``, else the owner token file
+        rfcs/0005 puts beside the socket (a daemon without one treats the suite as unknown)."""
+        auth = self.target.auth
+        if auth is None:
+            try:
+                token = Path(self.socket.removesuffix(".sock") + ".token").read_text().strip()
+            except OSError:
+                token = ""
+            auth = {"token": token} if token else None
+        return hello_line(rid, **params, **({} if auth is None else {"auth": auth}))
 
     def connect(self, path: str | None = None) -> Conn:
         s = socket.socket(socket.AF_UNIX)

@@ -19,6 +19,15 @@ if TYPE_CHECKING:
 LOCAL, TRANSPORT = "local", "transport"
 
 
+#: The model of this run's target, set by the conftest before collection.
+CURRENT: TargetModel | None = None
+
+
+def current() -> TargetModel:
+    assert CURRENT is not None, "the conformance suite was not booted"
+    return CURRENT
+
+
 def fetch_model(d: Daemon) -> dict[str, Any]:
     """The model from the daemon's ``manifest`` verb; its text must hash to the digest."""
     from conformance_kit import call
@@ -242,6 +251,10 @@ class TargetModel:
     def daemon_verbs(self) -> list[dict[str, Any]]:
         """Verbs a request on the socket reaches (neither local nor transport)."""
         return [v for v in self.raw["verbs"] if self.dispatch(v) not in (LOCAL, TRANSPORT)]
+
+    def product_verbs(self) -> list[dict[str, Any]]:
+        """Daemon verbs RFC-0004 validates (core verbs' params are RFC-0002's to define)."""
+        return [v for v in self.daemon_verbs() if v.get("shared") != "core"]
 
     def cli_verbs(self) -> list[dict[str, Any]]:
         return [v for v in self.raw["verbs"] if self.dispatch(v) != TRANSPORT]

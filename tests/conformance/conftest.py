@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import json
 import os
 import shlex
 import shutil
@@ -25,6 +26,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+import conformance_model
 from conformance_kit import (
     NOT_APPLICABLE,
     RESOURCES,
@@ -45,6 +47,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--cli", default=None, help="command that runs the CLI (TOOL)")
     group.addoption("--model", default=None, help="the normalized model as a JSON file")
     group.addoption("--stream", default=None, help="'VERB JSON': a finite streaming call")
+    group.addoption("--auth", default=None, help="JSON: hello.auth granting the owner's rights")
     group.addoption(
         "--endless-stream", default=None, help="'VERB JSON': a stream that runs until cancelled"
     )
@@ -77,7 +80,8 @@ def resolve_target(config: pytest.Config) -> Target:
                 f"conformance: the {what} program {argv[0] if argv else ''!r} is not on PATH"
                 " (give --cli/--daemon as commands that run it)"
             )
-    return Target(tool, daemon, cli)
+    auth = config.getoption("--auth")
+    return Target(tool, daemon, cli, json.loads(auth) if auth else None)
 
 
 class Suite:
@@ -106,7 +110,7 @@ class Suite:
             raw = load_model_file(Path(path)) if path else fetch_model(d)
         except (OSError, ValueError) as err:
             raise pytest.UsageError(f"conformance: cannot read the model: {err}") from None
-        self._model = TargetModel(
+        self._model = conformance_model.CURRENT = TargetModel(
             raw,
             stream=self.config.getoption("--stream"),
             endless=self.config.getoption("--endless-stream"),

@@ -209,7 +209,7 @@ def test_slow_request_does_not_block_a_later_fast_one(daemon: Daemon, model: Tar
 
 @pytest.mark.rfc("RFC-0002 §4.4")
 def test_stream_items_then_cancel_sequence(daemon: Daemon, model: TargetModel) -> None:
-    """RFC-0002 §4.4: one final response per stream (cancelled), then cancel's null, then nothing."""
+    """RFC-0002 §4.4: one final response per stream (cancelled), cancel's null, then nothing."""
     verb, params = endless(model)
     with daemon.connect() as s:
         s.send_lines(hello_line(caps=["cancel"]))
