@@ -121,7 +121,7 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
-    """Black-box RFC conformance suite; `-- --tool T --daemon CMD --cli CMD` checks another daemon.
+    """Black-box RFC conformance suite; `-- --cli CMD [--daemon CMD]` checks another daemon.
 
     Without options it checks venom-echo, then venom-notes (a second product built on the
     toolkit, proving the suite is not tied to venom-echo).
@@ -131,7 +131,7 @@ def conformance(session: nox.Session) -> None:
         session.run("pytest", "tests/conformance", *session.posargs)
         return
     session.run("pytest", "tests/conformance")
-    session.run("pytest", "tests/conformance", "--tool", "venom-notes", "-p", "no:cacheprovider")
+    session.run("pytest", "tests/conformance", "--cli", "venom-notes", "-p", "no:cacheprovider")
 
 
 @nox.session(python=PYTHON)

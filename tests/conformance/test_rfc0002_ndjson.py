@@ -9,7 +9,7 @@ import subprocess
 import time
 
 import pytest
-from conformance_kit import Daemon, exchange, hello_line, request_line
+from conformance_kit import Daemon, exchange, hello_line, not_applicable, request_line
 from conformance_model import TargetModel, endless
 
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
@@ -20,7 +20,7 @@ HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat",
 def test_overview_session_through_socat(daemon: Daemon) -> None:
     """RFC-0002 §1: the socat session, byte for byte after the illustrative hello members."""
     if shutil.which("socat") is None:
-        pytest.skip("socat is not installed")
+        not_applicable("socat is not installed")
     script = b"\n".join(
         [
             HELLO,
