@@ -134,6 +134,45 @@ def conformance(session: nox.Session) -> None:
     session.run("pytest", "tests/conformance", "--cli", "venom-notes", "-p", "no:cacheprovider")
 
 
+MUTANTS = ("socket_env_ignored", "digest_not_rfc", "cli_skips_runtime_dir_check")
+
+
+@nox.session(python=PYTHON)
+def mutation(session: nox.Session) -> None:
+    """The conformance suite against deliberately broken daemons; prints the kill ratio.
+
+    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo or
+    venom-notes at run time; a mutant is killed when the suite fails against it.
+    """
+    sync(session, "--all-packages")
+    mutants = session.posargs or MUTANTS
+    survivors: list[str] = []
+    runs = 0
+    for cli in ("venom-echo", "venom-notes"):
+        for mutant in mutants:
+            runs += 1
+            env = {"PYTHONPATH": "tests/conformance/mutants", "VENOM_MUTANT": mutant}
+            args = (
+                "pytest",
+                "tests/conformance",
+                "--cli",
+                cli,
+                "-x",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+            )
+            try:
+                session.run(*args, env=env, silent=True)
+            except nox.command.CommandFailed:
+                session.log(f"killed: {cli} / {mutant}")
+            else:
+                survivors.append(f"{cli} / {mutant}")
+    session.log(f"mutation: {runs - len(survivors)} of {runs} mutants killed")
+    if survivors:
+        session.error("survived: " + ", ".join(survivors))
+
+
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks against baselines started in the same run; prints ratios."""
