@@ -2,7 +2,9 @@
 
 Options: ``--cli CMD`` (default ``TOOL``), ``--daemon CMD`` (default ``CLI serve``), ``--tool
 NAME`` (default: the CLI's program name, else the daemon's, else venom-echo), ``--model PATH``
-(the normalized model as JSON, for a daemon without the ``manifest`` verb), ``--stream 'VERB
+(the normalized model as JSON, for a daemon without the ``manifest`` verb), ``--auth JSON``
+(``hello.auth`` for the owner's grants), ``--generated DIR`` (the shipped docs, man pages,
+completions and SKILL.md), ``--stream 'VERB
 JSON'`` (a finite streaming call) and ``--endless-stream 'VERB JSON'`` (one that runs until
 cancelled). The daemon is started for real on a private runtime directory and reached only
 through its socket, its CLI and its MCP adapter. The checks of RFC-0004 are generated from the
@@ -47,6 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--cli", default=None, help="command that runs the CLI (TOOL)")
     group.addoption("--model", default=None, help="the normalized model as a JSON file")
     group.addoption("--stream", default=None, help="'VERB JSON': a finite streaming call")
+    group.addoption(
+        "--generated", default=None, help="DIR with the tool's generated docs/, man/, completions/"
+    )
     group.addoption("--auth", default=None, help="JSON: hello.auth granting the owner's rights")
     group.addoption(
         "--endless-stream", default=None, help="'VERB JSON': a stream that runs until cancelled"

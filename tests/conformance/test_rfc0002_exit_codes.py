@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conformance_kit import RESOURCES, TIMEOUT, Daemon
+from conformance_kit import RESOURCES, TIMEOUT, Daemon, mask_messages
 from conformance_model import TargetModel, cli_text, cli_words, endless, flag
 
 CLASS_EXIT = {
@@ -70,7 +70,7 @@ def test_invalid_params_exit_2(daemon: Daemon) -> None:
     """RFC-0002 §7.2 / §1: invalid params exit 2 with the wrapper on stdout."""
     r = daemon.cli("echo", "--json")
     assert r.returncode == 2
-    assert r.stdout == (
+    assert mask_messages(r.stdout) == mask_messages(
         '{"error":{"code":"invalid_params.missing","message":"missing required param '
         '\'text\'","data":{"param":"text"}}}\n'
     )

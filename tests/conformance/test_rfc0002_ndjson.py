@@ -9,7 +9,14 @@ import subprocess
 import time
 
 import pytest
-from conformance_kit import Daemon, exchange, hello_line, not_applicable, request_line
+from conformance_kit import (
+    Daemon,
+    exchange,
+    hello_line,
+    mask_messages,
+    not_applicable,
+    request_line,
+)
 from conformance_model import TargetModel, endless
 
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
@@ -44,7 +51,7 @@ def test_overview_session_through_socat(daemon: Daemon) -> None:
     assert ok["caps"] == ["cancel"]
     assert ok["max_frame"] == 1048576
     assert out[1] == b'{"id":2,"ok":{"text":"hi"}}'
-    assert out[2] == (
+    assert mask_messages(out[2]) == mask_messages(
         b'{"id":3,"error":{"code":"invalid_params.missing",'
         b'"message":"missing required param \'text\'","data":{"param":"text"}}}'
     )
@@ -61,15 +68,16 @@ def test_rejected_first_byte_gets_one_line_then_close(daemon: Daemon, first: byt
         "id": None,
         "error": {
             "code": "protocol.bad_preamble",
-            "message": "first byte must be '{' (NDJSON) or 0xF5 (binary)",
             "data": {"byte": first[0], "supported": [123, 245]},
         },
     }
     assert out.endswith(b"\n")
     assert out.count(b"\n") == 1
-    assert json.loads(out) == expected
+    reply = json.loads(out)
+    assert isinstance(reply["error"].pop("message"), str)
+    assert reply == expected
     if first == b"G":
-        assert out == (
+        assert mask_messages(out) == mask_messages(
             b'{"id":null,"error":{"code":"protocol.bad_preamble","message":"first byte must be'
             b' \'{\' (NDJSON) or 0xF5 (binary)","data":{"byte":71,"supported":[123,245]}}}\n'
         )
