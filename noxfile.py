@@ -174,9 +174,8 @@ def mutation(session: nox.Session) -> None:
                 "-p", "no:cacheprovider",
                 env=env, silent=True, success_codes=[0, 1, 2, 3, 4],
             )  # fmt: skip
-            failed = [
-                line.split()[1] for line in str(out).splitlines() if line.startswith("FAILED ")
-            ]
+            lines = str(out).splitlines()
+            failed = [line.split()[1] for line in lines if line.startswith("FAILED ")]
             if failed:
                 session.log(f"killed: {cli} / {mutant} by {failed[0]}")
             else:
