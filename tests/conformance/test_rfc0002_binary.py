@@ -6,7 +6,8 @@ import json
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon
+from conformance_kit import Conn, Daemon, request_line
+from conformance_model import TargetModel, finite
 
 HELLO_PAYLOAD = (
     b'{"proto":[1],"client":{"name":"venom-echo","version":"0.1.0"},'
@@ -137,6 +138,21 @@ def test_close_frame_ends_the_connection(daemon: Daemon) -> None:
         c.sendall(frame(6, 0, b'{"reason":"done"}'))
         rest = c.until_closed()
     assert rest in (b"", frame(6, 0, b"")) or rest.startswith(b"\x00\x06")
+
+
+@pytest.mark.rfc("RFC-0002 §5.2")
+def test_control_frames_carry_the_models_stream(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §5.2: CONTROL carries a streaming call: items, then one final response."""
+    verb, params = finite(model)
+    with binary_session(daemon) as c:
+        c.sendall(frame(0x10, 0, request_line(1, verb, params)))
+        replies: list[dict[str, object]] = []
+        while not replies or "item" in replies[-1]:
+            type_, stream, payload = read_frame(c)
+            assert (type_, stream) == (0x10, 0)
+            replies.append(json.loads(payload))
+    assert all(r["id"] == 1 for r in replies)
+    assert "ok" in replies[-1], replies[-1]
 
 
 @pytest.mark.uses_verbs("echo")

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conformance_kit import RESOURCES, TIMEOUT, Daemon, mask_messages
+from conformance_kit import RESOURCES, TIMEOUT, Daemon, mask_messages, not_applicable
 from conformance_model import TargetModel, cli_text, cli_words, endless, flag
 
 CLASS_EXIT = {
@@ -53,7 +53,26 @@ def test_human_mode_prints_message_on_stderr(daemon: Daemon) -> None:
     r = daemon.cli("echo", "fail", "--code", "not_found.echo")
     assert r.returncode == 3
     assert r.stdout == ""
-    assert "there was nothing to echo" in r.stderr
+    assert r.stderr.strip()
+
+
+@pytest.mark.rfc("RFC-0002 §7.3")
+def test_human_mode_usage_error_goes_to_stderr(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §7.3: a failed call without --json writes stderr only, and exits by class."""
+    verbs = [v for v in model.product_verbs() if any(p.get("required") for p in v["params"])]
+    if not verbs:
+        not_applicable("the model declares no verb with a required param")
+    r = daemon.cli(*cli_words(verbs[0]["name"]))
+    assert r.returncode == 2
+    assert r.stdout == ""
+    assert r.stderr.strip()
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_ping_exits_zero_with_its_ok_value(daemon: Daemon) -> None:
+    """RFC-0002 §7.3: --json prints exactly the ok value, here ping's {}."""
+    r = daemon.cli("--json", "ping")
+    assert (r.returncode, r.stdout) == (0, "{}\n")
 
 
 @pytest.mark.uses_verbs("echo")
