@@ -39,8 +39,11 @@ class Target:
         daemon: Sequence[str],
         cli: Sequence[str],
         auth: dict[str, Any] | None = None,
+        *,
+        guessed: bool = False,
     ) -> None:
         self.tool = tool
+        self.guessed = guessed  # derived from a program name, so the daemon's socket may correct it
         self.daemon = list(daemon)
         self.cli = list(cli)
         self.auth = auth
@@ -144,6 +147,8 @@ class Daemon:
             if self.proc is not None and self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
                 raise StartError(f"the daemon exited with status {self.proc.returncode}: {err}")
+            if path is None and self.target.guessed:
+                self._adopt_socket()
             try:
                 with socket.socket(socket.AF_UNIX) as s:
                     s.connect(path or self.socket)
@@ -151,6 +156,15 @@ class Daemon:
             except OSError:
                 time.sleep(0.02)
         raise StartError(f"the daemon did not listen on {path or self.socket} within {TIMEOUT}s")
+
+    def _adopt_socket(self) -> None:
+        """A guessed tool name is corrected by the one socket the daemon created (RFC-0002 §2.3
+        names it after the tool)."""
+        found = sorted((self.runtime / "venom").glob("*.sock"))
+        if len(found) == 1 and str(found[0]) != self.socket:
+            self.target.tool = found[0].name.removesuffix(".sock")
+            self.target.guessed = False
+            self.socket = str(found[0])
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Stop the daemon (``sig``) and every other process this object started."""

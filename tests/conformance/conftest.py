@@ -1,7 +1,8 @@
 """The black-box conformance suite: it knows the RFCs, not the implementation.
 
 Options: ``--cli CMD`` (default ``TOOL``), ``--daemon CMD`` (default ``CLI serve``), ``--tool
-NAME`` (default: the CLI's program name, else the daemon's, else venom-echo), ``--model PATH``
+NAME`` (default: the CLI's program name, else the daemon's, else venom-echo; a guess is
+corrected by the socket the daemon creates), ``--model PATH``
 (the normalized model as JSON, for a daemon without the ``manifest`` verb), ``--auth JSON``
 (``hello.auth`` for the owner's grants), ``--generated DIR`` (the shipped docs, man pages,
 completions and SKILL.md), ``--stream 'VERB
@@ -74,6 +75,7 @@ def resolve_target(config: pytest.Config) -> Target:
     """The target from the options; a missing program is one clear usage error."""
     cli_opt, daemon_opt = config.getoption("--cli"), config.getoption("--daemon")
     tool = config.getoption("--tool")
+    guessed = tool is None
     if tool is None:
         source = cli_opt or daemon_opt
         tool = os.path.basename(shlex.split(source)[0]) if source else "venom-echo"
@@ -86,7 +88,7 @@ def resolve_target(config: pytest.Config) -> Target:
                 " (give --cli/--daemon as commands that run it)"
             )
     auth = config.getoption("--auth")
-    return Target(tool, daemon, cli, json.loads(auth) if auth else None)
+    return Target(tool, daemon, cli, json.loads(auth) if auth else None, guessed=guessed)
 
 
 class Suite:
@@ -120,6 +122,11 @@ class Suite:
             stream=self.config.getoption("--stream"),
             endless=self.config.getoption("--endless-stream"),
         )
+        if self._model.tool != self.target.tool:
+            raise pytest.UsageError(
+                f"conformance: the daemon's model is tool {self._model.tool!r}, not"
+                f" {self.target.tool!r}; pass --tool {self._model.tool}"
+            )
 
     @property
     def daemon(self) -> Daemon:
