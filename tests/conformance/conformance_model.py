@@ -298,22 +298,26 @@ class TargetModel:
 
 def endless(model: TargetModel) -> tuple[str, dict[str, Any]]:
     """The model's endless stream, or the check is not applicable."""
-    from conformance_kit import not_applicable
-
-    found = model.endless_stream()
-    if found is None:
-        not_applicable("the model declares no stream that runs until cancelled (--endless-stream)")
-        raise AssertionError("unreachable")
-    return found
+    return _or_not_applicable(
+        model.endless_stream(),
+        "the model declares no stream that runs until cancelled (--endless-stream)",
+    )
 
 
 def finite(model: TargetModel) -> tuple[str, dict[str, Any]]:
     """The model's finite stream, or the check is not applicable."""
+    return _or_not_applicable(
+        model.finite_stream(), "the model declares no streaming verb (--stream)"
+    )
+
+
+def _or_not_applicable(
+    found: tuple[str, dict[str, Any]] | None, reason: str
+) -> tuple[str, dict[str, Any]]:
     from conformance_kit import not_applicable
 
-    found = model.finite_stream()
     if found is None:
-        not_applicable("the model declares no streaming verb (--stream)")
+        not_applicable(reason)
         raise AssertionError("unreachable")
     return found
 
