@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +20,14 @@ if TYPE_CHECKING:
 LOCAL, TRANSPORT = "local", "transport"
 
 
-#: The model of this run's target, set by the conftest before collection.
+#: The model of this run's target, set when the conftest boots the suite (``BOOT``).
 CURRENT: TargetModel | None = None
+BOOT: Callable[[], object] | None = None
 
 
 def current() -> TargetModel:
+    if CURRENT is None and BOOT is not None:
+        BOOT()
     assert CURRENT is not None, "the conformance suite was not booted"
     return CURRENT
 

@@ -60,6 +60,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    global _CONFIG
+    _CONFIG = config
+    conformance_model.BOOT = suite
     config.addinivalue_line("markers", "rfc(section): the RFC section a conformance test checks")
     config.addinivalue_line(
         "markers",
@@ -145,24 +148,27 @@ class Suite:
 
 
 _SUITE: Suite | None = None
+_CONFIG: pytest.Config | None = None
 
 
 def suite() -> Suite:
-    assert _SUITE is not None, "the conformance suite was not booted"
+    """The booted suite; booted here when this directory is collected as part of a larger run."""
+    global _SUITE
+    if _SUITE is None:
+        assert _CONFIG is not None
+        _SUITE = Suite(_CONFIG)
+        try:
+            _SUITE.boot()
+        except BaseException:
+            _SUITE.shutdown()
+            raise
     return _SUITE
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection(session: pytest.Session) -> None:
     """Boot before collecting: the generated checks are parametrized from the model."""
-    global _SUITE
-    if _SUITE is None:
-        _SUITE = Suite(session.config)
-        try:
-            _SUITE.boot()
-        except BaseException:
-            _SUITE.shutdown()
-            raise
+    suite()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
