@@ -120,6 +120,28 @@ def test_digest_is_recomputed_from_the_model(daemon: Daemon, model: TargetModel)
     assert [v["name"] for v in model.raw["verbs"]] == sorted(v["name"] for v in model.raw["verbs"])
 
 
+def _descriptors(value: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(value, dict):
+        if "kind" in value:
+            yield value
+        for v in value.values():
+            yield from _descriptors(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _descriptors(v)
+
+
+@pytest.mark.rfc("RFC-0004 §7")
+def test_model_is_normalized(model: TargetModel) -> None:
+    """RFC-0004 §7: defaults expanded, verbs sorted, nullable present only when true."""
+    for verb in model.raw["verbs"]:
+        for member in ("params", "errors", "streams", "exit", "examples", "grant", "result"):
+            assert member in verb, (verb["name"], member)
+        for p in verb["params"]:
+            assert isinstance(p.get("required"), bool), (verb["name"], p["name"])
+    assert all(d.get("nullable", True) is True for d in _descriptors(model.raw["verbs"]))
+
+
 # --- RFC-0004 §4: the CLI ------------------------------------------------------------------------
 
 
