@@ -151,6 +151,8 @@ MUTANTS = (
     "no_close_at_shutdown",
     "mcp_no_upstream_cancel",
     "mcp_no_default_insertion",
+    "cli_repeated_flag_last_wins",
+    "mcp_catalog_drops_defaults",
 )
 
 

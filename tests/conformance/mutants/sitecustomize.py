@@ -167,7 +167,50 @@ def _mcp_no_default_insertion() -> None:
     setattr(deps, "compile_verb", patched)  # noqa: B010
 
 
+def _cli_repeated_flag_last_wins() -> None:
+    # The CLI takes the last of a repeated --flag=value instead of failing (RFC-0004 §4).
+    import importlib
+
+    argv_module = importlib.import_module("venom_gen.cli._argv")
+    run_module = importlib.import_module("venom_gen.cli._run")
+    parse_argv = argv_module.parse_argv
+
+    def parse(argv: Any, tree: Any) -> Any:
+        kept: list[str] = []
+        seen: set[str] = set()
+        for token in reversed(list(argv)):
+            name = token.split("=", 1)[0] if token.startswith("--") and "=" in token else None
+            if name is not None and name in seen:
+                continue
+            if name is not None:
+                seen.add(name)
+            kept.append(token)
+        return parse_argv(kept[::-1], tree)
+
+    setattr(argv_module, "parse_argv", parse)  # noqa: B010
+    setattr(run_module, "parse_argv", parse)  # noqa: B010
+
+
+def _mcp_catalog_drops_defaults() -> None:
+    # The MCP catalog's inputSchema leaves out the params' defaults (RFC-0004 §5).
+    import importlib
+
+    deps = importlib.import_module("venom_mcp._deps")
+    build_catalog = deps.build_catalog
+
+    def patched(model: Any, **kwargs: Any) -> Any:
+        tools = build_catalog(model, **kwargs)
+        for tool in tools:
+            for prop in tool["inputSchema"]["properties"].values():
+                prop.pop("default", None)
+        return tools
+
+    setattr(deps, "build_catalog", patched)  # noqa: B010
+
+
 MUTANTS = {
+    "cli_repeated_flag_last_wins": _cli_repeated_flag_last_wins,
+    "mcp_catalog_drops_defaults": _mcp_catalog_drops_defaults,
     "stream_two_finals": _stream_two_finals,
     "stream_item_after_final": _stream_item_after_final,
     "max_frame_not_applied_in": _max_frame_not_applied_in,
