@@ -121,7 +121,7 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
-    """Black-box RFC conformance suite; `-- --tool T --daemon CMD --cli CMD` checks another daemon.
+    """Black-box RFC conformance suite; `-- --cli CMD [--daemon CMD]` checks another daemon.
 
     Without options it checks venom-echo, then venom-notes (a second product built on the
     toolkit, proving the suite is not tied to venom-echo).
@@ -130,8 +130,63 @@ def conformance(session: nox.Session) -> None:
     if session.posargs:
         session.run("pytest", "tests/conformance", *session.posargs)
         return
-    session.run("pytest", "tests/conformance")
-    session.run("pytest", "tests/conformance", "--tool", "venom-notes", "-p", "no:cacheprovider")
+    for cli, generated in (
+        ("venom-echo", "packages/venom-echo/src/venom_echo/generated"),
+        ("venom-notes", "examples/venom-notes/src/venom_notes/generated"),
+    ):
+        session.run(
+            "pytest", "tests/conformance", "--cli", cli, "--generated", generated,
+            "-p", "no:cacheprovider",
+        )  # fmt: skip
+
+
+MUTANTS = (
+    "socket_env_ignored",
+    "digest_not_rfc",
+    "cli_skips_runtime_dir_check",
+    "stream_two_finals",
+    "stream_item_after_final",
+    "max_frame_not_applied_in",
+    "max_frame_not_applied_to_results",
+    "no_close_at_shutdown",
+    "mcp_no_upstream_cancel",
+    "mcp_no_default_insertion",
+    "cli_repeated_flag_last_wins",
+    "mcp_catalog_drops_defaults",
+)
+
+
+@nox.session(python=PYTHON)
+def mutation(session: nox.Session) -> None:
+    """The conformance suite against deliberately broken daemons; prints the kill ratio.
+
+    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo or
+    venom-notes at run time; a mutant is killed when the suite fails against it.
+    """
+    sync(session, "--all-packages")
+    mutants = session.posargs or MUTANTS
+    survivors: list[str] = []
+    runs = 0
+    for cli in ("venom-echo", "venom-notes"):
+        for mutant in mutants:
+            runs += 1
+            env = {"PYTHONPATH": "tests/conformance/mutants", "VENOM_MUTANT": mutant}
+            out = session.run(
+                "pytest", "tests/conformance", "--cli", cli, "-x", "-q", "-rf",
+                "-p", "no:cacheprovider",
+                env=env, silent=True, success_codes=[0, 1, 2, 3, 4],
+            )  # fmt: skip
+            lines = str(out).splitlines()
+            failed = [line.split()[1] for line in lines if line.startswith("FAILED ")]
+            if failed:
+                session.log(f"killed: {cli} / {mutant} by {failed[0]}")
+            else:
+                # A mutant that broke start-up, or that no check caught, is no kill.
+                survivors.append(f"{cli} / {mutant}")
+                session.log(f"SURVIVED: {cli} / {mutant}: {lines[-1:]}")
+    session.log(f"mutation: {runs - len(survivors)} of {runs} mutants killed")
+    if survivors:
+        session.error("survived: " + ", ".join(survivors))
 
 
 @nox.session(python=PYTHON)

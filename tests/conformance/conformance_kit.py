@@ -4,24 +4,103 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 TIMEOUT = 10.0
+NOT_APPLICABLE = "not applicable: "
+
+
+def not_applicable(reason: str) -> None:
+    """End a check the target gives no ground for; the summary counts it, with the reason."""
+    pytest.skip(NOT_APPLICABLE + reason)
+
+
+class StartError(Exception):
+    """The daemon under test did not start (it exited, or never listened)."""
 
 
 class Target:
     """How to start the daemon under test and run its CLI."""
 
-    def __init__(self, tool: str, daemon: Sequence[str], cli: Sequence[str]) -> None:
+    def __init__(
+        self,
+        tool: str,
+        daemon: Sequence[str],
+        cli: Sequence[str],
+        auth: dict[str, Any] | None = None,
+        *,
+        guessed: bool = False,
+    ) -> None:
         self.tool = tool
+        self.guessed = guessed  # derived from a program name, so the daemon's socket may correct it
         self.daemon = list(daemon)
         self.cli = list(cli)
+        self.auth = auth
+
+    @property
+    def socket_env(self) -> str:
+        return self.tool.upper().replace("-", "_") + "_SOCKET"
+
+
+class Resources:
+    """Every process and directory the suite starts, so each is gone when the run ends."""
+
+    def __init__(self) -> None:
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.dirs: list[Path] = []
+
+    def mkdtemp(self, prefix: str) -> Path:
+        # Short, under /tmp: a socket path must fit sun_path (RFC-0002 §2.3).
+        path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+        self.dirs.append(path)
+        return path
+
+    def release(self, path: Path) -> None:
+        shutil.rmtree(path, ignore_errors=True)
+        if path in self.dirs:
+            self.dirs.remove(path)
+
+    def popen(self, argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        proc: subprocess.Popen[bytes] = subprocess.Popen(list(argv), **kwargs)
+        self.procs.append(proc)
+        return proc
+
+    def cleanup(self) -> None:
+        while self.procs:
+            reap(self.procs.pop())
+        while self.dirs:
+            shutil.rmtree(self.dirs.pop(), ignore_errors=True)
+
+
+#: The one tracker of this run (conftest cleans it at session end and at exit).
+RESOURCES = Resources()
+
+
+def reap(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> int:
+    """Stop ``proc`` (``sig``, then SIGKILL after TIMEOUT) and close its pipes."""
+    try:
+        if proc.poll() is None:
+            proc.send_signal(sig)
+        try:
+            return proc.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return proc.wait()
+    finally:
+        for pipe in (proc.stdout, proc.stderr, proc.stdin):
+            if pipe is not None:
+                pipe.close()
 
 
 class Daemon:
@@ -35,52 +114,68 @@ class Daemon:
             **os.environ,
             "XDG_RUNTIME_DIR": str(self.runtime),
             "XDG_CONFIG_HOME": str(root / "config"),
+            "XDG_DATA_HOME": str(root / "data"),
+            "XDG_STATE_HOME": str(root / "state"),
             "HOME": str(root / "home"),
         }
-        self.env.pop(target.tool.upper().replace("-", "_") + "_SOCKET", None)
+        self.env.pop(target.socket_env, None)
         self.socket = str(self.runtime / "venom" / f"{target.tool}.sock")
         self.proc: subprocess.Popen[bytes] | None = None
+        self.procs: list[subprocess.Popen[bytes]] = []
 
-    def start(self, *extra: str, wait: bool = True) -> subprocess.Popen[bytes]:
+    def start(
+        self, *extra: str, wait: bool = True, env: dict[str, str] | None = None
+    ) -> subprocess.Popen[bytes]:
+        """Run the daemon; ``wait`` makes it *the* daemon and waits until it listens."""
         self.runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
-        proc = subprocess.Popen(
+        proc = RESOURCES.popen(
             [*self.target.daemon, *extra],
-            env=self.env,
+            env={**self.env, **(env or {})},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
+        self.procs.append(proc)
         if wait:
             self.proc = proc
             self.wait_ready()
         return proc
 
-    def wait_ready(self) -> None:
+    def wait_ready(self, path: str | None = None) -> None:
         deadline = time.monotonic() + TIMEOUT
         while time.monotonic() < deadline:
             if self.proc is not None and self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {err}")
+                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
+                raise StartError(f"the daemon exited with status {self.proc.returncode}: {err}")
+            if path is None and self.target.guessed:
+                self._adopt_socket()
             try:
                 with socket.socket(socket.AF_UNIX) as s:
-                    s.connect(self.socket)
+                    s.connect(path or self.socket)
                 return
             except OSError:
                 time.sleep(0.02)
-        raise TimeoutError("daemon did not start listening")
+        raise StartError(f"the daemon did not listen on {path or self.socket} within {TIMEOUT}s")
+
+    def _adopt_socket(self) -> None:
+        """A guessed tool name is corrected by the one socket the daemon created (RFC-0002 §2.3
+        names it after the tool)."""
+        found = sorted((self.runtime / "venom").glob("*.sock"))
+        if len(found) == 1 and str(found[0]) != self.socket:
+            self.target.tool = found[0].name.removesuffix(".sock")
+            self.target.guessed = False
+            self.socket = str(found[0])
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
-        if self.proc is None:
-            return 0
+        """Stop the daemon (``sig``) and every other process this object started."""
+        status = 0
         proc, self.proc = self.proc, None
-        if proc.poll() is None:
-            proc.send_signal(sig)
-        try:
-            return proc.wait(TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            raise
+        if proc is not None:
+            status = reap(proc, sig)
+        for other in self.procs:
+            reap(other)
+        self.procs.clear()
+        return status
 
     def cli(
         self, *args: str, env: dict[str, str] | None = None, timeout: float = TIMEOUT
@@ -94,10 +189,22 @@ class Daemon:
             stdin=subprocess.DEVNULL,
         )
 
-    def connect(self) -> Conn:
+    def owner_hello(self, rid: Any = 0, **params: Any) -> bytes:
+        """A hello presenting the caller's credentials: ``--auth``, else the owner token file
+        rfcs/0005 puts beside the socket (a daemon without one treats the suite as unknown)."""
+        auth = self.target.auth
+        if auth is None:
+            try:
+                token = Path(self.socket.removesuffix(".sock") + ".token").read_text().strip()
+            except OSError:
+                token = ""
+            auth = {"token": token} if token else None
+        return hello_line(rid, **params, **({} if auth is None else {"auth": auth}))
+
+    def connect(self, path: str | None = None) -> Conn:
         s = socket.socket(socket.AF_UNIX)
         s.settimeout(TIMEOUT)
-        s.connect(self.socket)
+        s.connect(path or self.socket)
         return Conn(s)
 
 
@@ -120,6 +227,9 @@ class Conn:
     def send_lines(self, *lines: bytes) -> None:
         self.sock.sendall(b"".join(line + b"\n" for line in lines))
 
+    def send_json(self, *messages: Any) -> None:
+        self.send_lines(*(json.dumps(m, separators=(",", ":")).encode() for m in messages))
+
     def lines(self, n: int, timeout: float = TIMEOUT) -> list[bytes]:
         """Exactly ``n`` lines (fewer only if the peer closes)."""
         self.sock.settimeout(timeout)
@@ -136,6 +246,17 @@ class Conn:
 
     def json_lines(self, n: int) -> list[Any]:
         return [json.loads(line) for line in self.lines(n)]
+
+    def until_id(self, rid: Any, timeout: float = TIMEOUT) -> list[Any]:
+        """Every message up to and including the first final reply (ok or error) for ``rid``."""
+        out: list[Any] = []
+        while True:
+            got = self.lines(1, timeout)
+            assert got, f"connection closed before the final reply for {rid!r}: {out!r}"
+            msg = json.loads(got[0])
+            out.append(msg)
+            if msg.get("id") == rid and ("ok" in msg or "error" in msg):
+                return out
 
     def read(self, n: int, timeout: float = TIMEOUT) -> bytes:
         """Exactly ``n`` raw bytes (fewer only if the peer closes)."""
@@ -161,3 +282,28 @@ def exchange(d: Daemon, *lines: bytes, expect: int | None = None) -> list[bytes]
     with d.connect() as c:
         c.send_lines(*lines)
         return c.lines(len(lines) if expect is None else expect)
+
+
+_MESSAGE = re.compile(rb'"message":"(?:[^"\\]|\\.)*"')
+
+
+def mask_messages(data: bytes | str) -> bytes:
+    """``data`` with every error message's text replaced: RFC-0002 §7.1 makes the text no
+    contract, so traces are compared byte for byte around it."""
+    raw = data.encode() if isinstance(data, str) else data
+    return _MESSAGE.sub(b'"message":"~"', raw)
+
+
+def request_line(rid: Any, verb: str, params: dict[str, Any]) -> bytes:
+    return json.dumps({"id": rid, "verb": verb, "params": params}, separators=(",", ":")).encode()
+
+
+def hello_line(rid: Any = 0, **params: Any) -> bytes:
+    return request_line(rid, "hello", {"proto": [1], **params})
+
+
+def call(d: Daemon, verb: str, params: dict[str, Any] | None = None, rid: Any = 1) -> Any:
+    """One request on a new connection (implicit hello); the reply object."""
+    with d.connect() as c:
+        c.send_json({"id": rid, "verb": verb, **({} if params is None else {"params": params})})
+        return c.until_id(rid)[-1]

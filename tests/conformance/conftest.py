@@ -1,17 +1,26 @@
 """The black-box conformance suite: it knows the RFCs, not the implementation.
 
-Options: ``--tool NAME`` (default venom-echo), ``--daemon CMD`` (default ``NAME serve``) and
-``--cli CMD`` (default ``NAME``). The daemon is started for real on a private runtime directory
-and reached only through its socket, its CLI and its MCP adapter.
+Options: ``--cli CMD`` (default ``TOOL``), ``--daemon CMD`` (default ``CLI serve``), ``--tool
+NAME`` (default: the CLI's program name, else the daemon's, else venom-echo; a guess is
+corrected by the socket the daemon creates), ``--model PATH``
+(the normalized model as JSON, for a daemon without the ``manifest`` verb), ``--auth JSON``
+(``hello.auth`` for the owner's grants), ``--generated DIR`` (the shipped docs, man pages,
+completions and SKILL.md), ``--stream 'VERB
+JSON'`` (a finite streaming call) and ``--endless-stream 'VERB JSON'`` (one that runs until
+cancelled). The daemon is started for real on a private runtime directory and reached only
+through its socket, its CLI and its MCP adapter. The checks of RFC-0004 are generated from the
+daemon's own model; a check the target gives no ground for is reported "not applicable".
 """
 
 from __future__ import annotations
 
+import atexit
 import collections
+import json
+import os
 import shlex
 import shutil
 import sys
-import tempfile
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,57 +29,195 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conformance_kit import Daemon, Target
+import conformance_model
+from conformance_kit import (
+    NOT_APPLICABLE,
+    RESOURCES,
+    Daemon,
+    StartError,
+    Target,
+    not_applicable,
+)
+from conformance_model import TargetModel, fetch_model, load_model_file
+
+atexit.register(RESOURCES.cleanup)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("venom conformance")
-    group.addoption("--tool", default="venom-echo", help="tool name of the daemon under test")
-    group.addoption("--daemon", default=None, help="command that runs the daemon (TOOL serve)")
+    group.addoption("--tool", default=None, help="tool name (default: from --cli or --daemon)")
+    group.addoption("--daemon", default=None, help="command that runs the daemon (CLI serve)")
     group.addoption("--cli", default=None, help="command that runs the CLI (TOOL)")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "rfc(section): the RFC section a conformance test checks")
-    config.addinivalue_line(
-        "markers", "needs_echo: uses venom-echo's own verbs (echo.*, ECHO_BYTES); other tools skip"
+    group.addoption("--model", default=None, help="the normalized model as a JSON file")
+    group.addoption("--stream", default=None, help="'VERB JSON': a finite streaming call")
+    group.addoption(
+        "--generated", default=None, help="DIR with the tool's generated docs/, man/, completions/"
+    )
+    group.addoption("--auth", default=None, help="JSON: hello.auth granting the owner's rights")
+    group.addoption(
+        "--endless-stream", default=None, help="'VERB JSON': a stream that runs until cancelled"
     )
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests that need venom-echo's product verbs skip for any other daemon under test."""
+def pytest_configure(config: pytest.Config) -> None:
+    global _CONFIG
+    _CONFIG = config
+    conformance_model.BOOT = suite
+    config.addinivalue_line("markers", "rfc(section): the RFC section a conformance test checks")
+    config.addinivalue_line(
+        "markers",
+        "uses_verbs(*names): replays an RFC trace written for these verbs (the worked example's);"
+        " not applicable unless the model declares them all",
+    )
+    config.addinivalue_line(
+        "markers", "bundles(*names): checks those shared bundles; not applicable without them"
+    )
+
+
+def resolve_target(config: pytest.Config) -> Target:
+    """The target from the options; a missing program is one clear usage error."""
+    cli_opt, daemon_opt = config.getoption("--cli"), config.getoption("--daemon")
     tool = config.getoption("--tool")
-    if tool == "venom-echo":
-        return
-    skip = pytest.mark.skip(reason=f"needs venom-echo's own verbs; {tool} is under test")
-    for item in items:
-        if item.get_closest_marker("needs_echo"):
-            item.add_marker(skip)
+    guessed = tool is None
+    if tool is None:
+        source = cli_opt or daemon_opt
+        tool = os.path.basename(shlex.split(source)[0]) if source else "venom-echo"
+    cli = shlex.split(cli_opt) if cli_opt else [tool]
+    daemon = shlex.split(daemon_opt) if daemon_opt else [*cli, "serve"]
+    for what, argv in (("CLI", cli), ("daemon", daemon)):
+        if not argv or shutil.which(argv[0]) is None:
+            raise pytest.UsageError(
+                f"conformance: the {what} program {argv[0] if argv else ''!r} is not on PATH"
+                " (give --cli/--daemon as commands that run it)"
+            )
+    auth = config.getoption("--auth")
+    return Target(tool, daemon, cli, json.loads(auth) if auth else None, guessed=guessed)
+
+
+class Suite:
+    """The run's target, its shared daemon and the model read from it, made once."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.target = resolve_target(config)
+        self._daemon: Daemon | None = None
+        self._model: TargetModel | None = None
+
+    def boot(self) -> None:
+        """Start the shared daemon and read its model; any failure ends the run, once."""
+        root = RESOURCES.mkdtemp("vs")
+        d = Daemon(self.target, root)
+        self._daemon = d
+        try:
+            d.start()
+        except StartError as err:
+            d.stop()
+            raise pytest.UsageError(
+                f"conformance: `{shlex.join(self.target.daemon)}` did not start: {err}"
+            ) from None
+        path = self.config.getoption("--model")
+        try:
+            raw = load_model_file(Path(path)) if path else fetch_model(d)
+        except (OSError, ValueError) as err:
+            raise pytest.UsageError(f"conformance: cannot read the model: {err}") from None
+        self._model = conformance_model.CURRENT = TargetModel(
+            raw,
+            stream=self.config.getoption("--stream"),
+            endless=self.config.getoption("--endless-stream"),
+        )
+        if self._model.tool != self.target.tool:
+            raise pytest.UsageError(
+                f"conformance: the daemon's model is tool {self._model.tool!r}, not"
+                f" {self.target.tool!r}; pass --tool {self._model.tool}"
+            )
+
+    @property
+    def daemon(self) -> Daemon:
+        assert self._daemon is not None
+        return self._daemon
+
+    @property
+    def model(self) -> TargetModel:
+        assert self._model is not None
+        return self._model
+
+    def shutdown(self) -> None:
+        if self._daemon is not None:
+            self._daemon.stop()
+        RESOURCES.cleanup()
+
+
+_SUITE: Suite | None = None
+_CONFIG: pytest.Config | None = None
+
+
+def suite() -> Suite:
+    """The booted suite; booted here when this directory is collected as part of a larger run."""
+    global _SUITE
+    if _SUITE is None:
+        assert _CONFIG is not None
+        _SUITE = Suite(_CONFIG)
+        try:
+            _SUITE.boot()
+        except BaseException:
+            _SUITE.shutdown()
+            raise
+    return _SUITE
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """Boot before collecting: the generated checks are parametrized from the model."""
+    suite()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if _SUITE is not None:
+        _SUITE.shutdown()
 
 
 @pytest.fixture(scope="session")
-def target(pytestconfig: pytest.Config) -> Target:
-    tool = pytestconfig.getoption("--tool")
-    daemon = pytestconfig.getoption("--daemon") or f"{tool} serve"
-    cli = pytestconfig.getoption("--cli") or tool
-    argv = shlex.split(cli)
-    if shutil.which(argv[0]) is None:
-        pytest.exit(f"conformance: {argv[0]!r} is not on PATH", returncode=4)
-    return Target(tool, shlex.split(daemon), argv)
+def target() -> Target:
+    return suite().target
+
+
+@pytest.fixture(scope="session")
+def model() -> TargetModel:
+    return suite().model
+
+
+@pytest.fixture(scope="session")
+def daemon() -> Daemon:
+    """One running daemon shared by the tests that don't change its state."""
+    return suite().daemon
+
+
+@pytest.fixture(autouse=True)
+def _applicable(request: pytest.FixtureRequest) -> None:
+    """Checks whose ground the model lacks end as not applicable, naming what is missing."""
+    m = suite().model
+    for marker in request.node.iter_markers("uses_verbs"):
+        missing = [v for v in marker.args if v not in m.verbs]
+        if missing:
+            not_applicable(f"replays an RFC trace of verbs the model lacks: {', '.join(missing)}")
+    for marker in request.node.iter_markers("bundles"):
+        missing = [b for b in marker.args if b not in m.bundles()]
+        if missing:
+            not_applicable(f"checks shared bundles the model lacks: {', '.join(missing)}")
 
 
 @pytest.fixture
 def short_root() -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix="vc", dir="/tmp"))
+    path = RESOURCES.mkdtemp("vc")
     try:
         yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        RESOURCES.release(path)
 
 
 @pytest.fixture
 def fresh(target: Target, short_root: Path) -> Iterator[Daemon]:
-    """A daemon set up but not started, stopped after the test."""
+    """A daemon set up but not started; it and every process it started stop after the test."""
     d = Daemon(target, short_root)
     try:
         yield d
@@ -78,20 +225,8 @@ def fresh(target: Target, short_root: Path) -> Iterator[Daemon]:
         d.stop()
 
 
-@pytest.fixture(scope="session")
-def daemon(target: Target) -> Iterator[Daemon]:
-    """One running daemon shared by the tests that don't change its state."""
-    root = Path(tempfile.mkdtemp(prefix="vs", dir="/tmp"))
-    d = Daemon(target, root)
-    d.start()
-    try:
-        yield d
-    finally:
-        d.stop()
-        shutil.rmtree(root, ignore_errors=True)
-
-
 _results: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+_reasons: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -100,10 +235,13 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     marker = item.get_closest_marker("rfc")
-    if marker is not None and (
-        report.when == "call" or (report.when == "setup" and report.outcome != "passed")
-    ):
-        _results[str(marker.args[0])][report.outcome] += 1
+    section = str(marker.args[0]) if marker is not None else "(no section)"
+    if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
+        outcome = {"skipped": "n/a"}.get(report.outcome, report.outcome)
+        _results[section][outcome] += 1
+        if report.skipped and isinstance(report.longrepr, tuple):
+            reason = str(report.longrepr[2]).removeprefix("Skipped: ")
+            _reasons[section][reason.removeprefix(NOT_APPLICABLE)] += 1
     return report
 
 
@@ -111,11 +249,21 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     if not _results:
         return
     tr = terminalreporter
-    tr.section("conformance by RFC section")
-    tr.write_line(f"{'section':<24} {'passed':>7} {'failed':>7} {'skipped':>8}")
+    tool = _SUITE.target.tool if _SUITE is not None else "?"
+    tr.section(f"conformance of {tool} by RFC section")
+    tr.write_line(f"{'section':<24} {'passed':>7} {'failed':>7} {'n/a':>5}")
+    total: collections.Counter[str] = collections.Counter()
     for section in sorted(_results, key=_section_key):
         c = _results[section]
-        tr.write_line(f"{section:<24} {c['passed']:>7} {c['failed']:>7} {c['skipped']:>8}")
+        total.update(c)
+        tr.write_line(f"{section:<24} {c['passed']:>7} {c['failed']:>7} {c['n/a']:>5}")
+    tr.write_line(f"{'total':<24} {total['passed']:>7} {total['failed']:>7} {total['n/a']:>5}")
+    if _reasons:
+        tr.write_line("")
+        tr.write_line("not applicable:")
+        for section in sorted(_reasons, key=_section_key):
+            for reason, n in sorted(_reasons[section].items()):
+                tr.write_line(f"  {section}: {reason} ({n})")
 
 
 def _section_key(section: str) -> list[Any]:

@@ -6,7 +6,8 @@ import json
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon
+from conformance_kit import Conn, Daemon, request_line
+from conformance_model import TargetModel, finite
 
 HELLO_PAYLOAD = (
     b'{"proto":[1],"client":{"name":"venom-echo","version":"0.1.0"},'
@@ -33,7 +34,7 @@ def binary_session(d: Daemon, caps: bytes = HELLO_PAYLOAD) -> Conn:
     return c
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §5.3")
 def test_binary_trace_hello_echo_bytes_and_control(daemon: Daemon) -> None:
     """RFC-0002 §5.3: preamble + HELLO, HELLO_OK, ECHO_BYTES on stream 1, CONTROL ping."""
@@ -58,7 +59,7 @@ def test_binary_trace_hello_echo_bytes_and_control(daemon: Daemon) -> None:
         assert c.read(26) == bytes.fromhex("00 10 00 00 00 00 00 00 00 10") + b'{"id":3,"ok":{}}'
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §5.3")
 def test_hello_ok_bytes_match_the_trace_without_schema(daemon: Daemon) -> None:
     """RFC-0002 §5.3: HELLO_OK is the 10-byte big-endian header and the JSON result."""
@@ -139,7 +140,22 @@ def test_close_frame_ends_the_connection(daemon: Daemon) -> None:
     assert rest in (b"", frame(6, 0, b"")) or rest.startswith(b"\x00\x06")
 
 
-@pytest.mark.needs_echo
+@pytest.mark.rfc("RFC-0002 §5.2")
+def test_control_frames_carry_the_models_stream(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §5.2: CONTROL carries a streaming call: items, then one final response."""
+    verb, params = finite(model)
+    with binary_session(daemon) as c:
+        c.sendall(frame(0x10, 0, request_line(1, verb, params)))
+        replies: list[dict[str, object]] = []
+        while not replies or "item" in replies[-1]:
+            type_, stream, payload = read_frame(c)
+            assert (type_, stream) == (0x10, 0)
+            replies.append(json.loads(payload))
+    assert all(r["id"] == 1 for r in replies)
+    assert "ok" in replies[-1], replies[-1]
+
+
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §5.2")
 def test_control_frames_carry_streams(daemon: Daemon) -> None:
     """RFC-0002 §5.2: CONTROL gives a binary connection the full verb protocol, items included."""
@@ -154,7 +170,7 @@ def test_control_frames_carry_streams(daemon: Daemon) -> None:
     ]
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §5.1")
 def test_large_echo_bytes_round_trip(daemon: Daemon) -> None:
     """RFC-0002 §5.1: payloads up to max_frame cross intact, big-endian lengths."""

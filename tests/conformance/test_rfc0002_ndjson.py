@@ -9,17 +9,25 @@ import subprocess
 import time
 
 import pytest
-from conformance_kit import Daemon, exchange
+from conformance_kit import (
+    Daemon,
+    exchange,
+    hello_line,
+    mask_messages,
+    not_applicable,
+    request_line,
+)
+from conformance_model import TargetModel, endless
 
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §1")
 def test_overview_session_through_socat(daemon: Daemon) -> None:
     """RFC-0002 §1: the socat session, byte for byte after the illustrative hello members."""
     if shutil.which("socat") is None:
-        pytest.skip("socat is not installed")
+        not_applicable("socat is not installed")
     script = b"\n".join(
         [
             HELLO,
@@ -43,7 +51,7 @@ def test_overview_session_through_socat(daemon: Daemon) -> None:
     assert ok["caps"] == ["cancel"]
     assert ok["max_frame"] == 1048576
     assert out[1] == b'{"id":2,"ok":{"text":"hi"}}'
-    assert out[2] == (
+    assert mask_messages(out[2]) == mask_messages(
         b'{"id":3,"error":{"code":"invalid_params.missing",'
         b'"message":"missing required param \'text\'","data":{"param":"text"}}}'
     )
@@ -60,15 +68,16 @@ def test_rejected_first_byte_gets_one_line_then_close(daemon: Daemon, first: byt
         "id": None,
         "error": {
             "code": "protocol.bad_preamble",
-            "message": "first byte must be '{' (NDJSON) or 0xF5 (binary)",
             "data": {"byte": first[0], "supported": [123, 245]},
         },
     }
     assert out.endswith(b"\n")
     assert out.count(b"\n") == 1
-    assert json.loads(out) == expected
+    reply = json.loads(out)
+    assert isinstance(reply["error"].pop("message"), str)
+    assert reply == expected
     if first == b"G":
-        assert out == (
+        assert mask_messages(out) == mask_messages(
             b'{"id":null,"error":{"code":"protocol.bad_preamble","message":"first byte must be'
             b' \'{\' (NDJSON) or 0xF5 (binary)","data":{"byte":71,"supported":[123,245]}}}\n'
         )
@@ -141,9 +150,6 @@ MALFORMED = [
     (b'{"id":5}', 5, "protocol.invalid_request"),
     (b'{"id":6,"verb":42}', 6, "protocol.invalid_request"),
     (b'{"id":7,"verb":"no.such_verb"}', 7, "unsupported.verb"),
-    (b'{"id":8,"verb":"config.get","params":{"key":1}}', 8, "invalid_params.type"),
-    (b'{"id":9,"verb":"config.get","params":{"key":"a","x":1}}', 9, "invalid_params.unknown"),
-    (b'{"id":10,"verb":"events","params":{"cursor":-1}}', 10, "invalid_params.range"),
 ]
 
 
@@ -163,24 +169,25 @@ def test_malformed_input_table(daemon: Daemon, line: bytes, rid: object, code: s
     assert {"id": "after", "ok": {}} in replies
 
 
-@pytest.mark.needs_echo
 @pytest.mark.rfc("RFC-0002 §4.6")
-def test_duplicate_in_flight_id_leaves_the_first_alone(daemon: Daemon) -> None:
+def test_duplicate_in_flight_id_leaves_the_first_alone(daemon: Daemon, model: TargetModel) -> None:
     """RFC-0002 §4.6: a duplicate in-flight id gets protocol.duplicate_id; the old one goes on."""
-    first = b'{"id":1,"verb":"echo.repeat","params":{"text":"a","count":2,"interval_ms":100}}'
-    dup = b'{"id":1,"verb":"ping"}'
+    verb, params = endless(model)
     with daemon.connect() as s:
-        s.sendall(first + b"\n")
-        time.sleep(0.05)
-        s.sendall(dup + b"\n")
-        lines = [json.loads(x) for x in s.lines(4)]
-    assert lines[0]["error"]["code"] == "protocol.duplicate_id"
-    assert lines[0]["id"] == 1
-    assert [x.get("item") for x in lines[1:3]] == [
-        {"index": 0, "text": "a"},
-        {"index": 1, "text": "a"},
-    ]
-    assert lines[3] == {"id": 1, "ok": {"count": 2}}
+        s.send_lines(hello_line(caps=["cancel"]))
+        s.lines(1)
+        s.send_lines(request_line(1, verb, params))
+        time.sleep(0.1)
+        s.send_lines(b'{"id":1,"verb":"ping"}')
+        first = json.loads(s.lines(1)[0])
+        assert first["id"] == 1
+        assert first["error"]["code"] == "protocol.duplicate_id"
+        s.send_lines(b'{"id":"c","verb":"cancel","params":{"id":1}}')
+        rest = s.until_id("c")
+    finals = [r for r in rest if "item" not in r]
+    # The first request was still in flight: the cancel finds it, and it ends cancelled.
+    assert finals[-1] == {"id": "c", "ok": None}
+    assert [r["error"]["code"] for r in finals[:-1] if r["id"] == 1] == ["cancelled"]
 
 
 @pytest.mark.rfc("RFC-0002 §4.3")
@@ -193,41 +200,40 @@ def test_pipelined_requests_all_answered_matched_by_id(daemon: Daemon) -> None:
     assert all(r["ok"] == {} for r in replies)
 
 
-@pytest.mark.needs_echo
 @pytest.mark.rfc("RFC-0002 §4.3")
-def test_slow_request_does_not_block_a_later_fast_one(daemon: Daemon) -> None:
-    """RFC-0002 §4.3: responses may come out of order; a slow stream doesn't hold up a ping."""
-    slow = b'{"id":1,"verb":"echo.repeat","params":{"text":"a","count":1,"interval_ms":300}}'
-    out = [json.loads(x) for x in exchange(daemon, slow, b'{"id":2,"verb":"ping"}', expect=3)]
-    assert out[0] == {"id": 2, "ok": {}}
-    assert out[1] == {"id": 1, "item": {"index": 0, "text": "a"}}
-    assert out[2] == {"id": 1, "ok": {"count": 1}}
-
-
-@pytest.mark.needs_echo
-@pytest.mark.rfc("RFC-0002 §4.4")
-def test_stream_items_then_cancel_sequence(daemon: Daemon) -> None:
-    """RFC-0002 §4.4: items in order, then cancel ends the stream with cancelled, cancel -> null."""
+def test_slow_request_does_not_block_a_later_fast_one(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §4.3: responses may come out of order; a running stream doesn't hold up a ping."""
+    verb, params = endless(model)
     with daemon.connect() as s:
-        s.sendall(b'{"id":0,"verb":"hello","params":{"proto":[1],"caps":["cancel"]}}\n')
+        s.send_lines(hello_line(caps=["cancel"]), request_line(1, verb, params))
+        s.lines(1)
+        s.send_lines(b'{"id":2,"verb":"ping"}')
+        got = s.until_id(2)
+        assert got[-1] == {"id": 2, "ok": {}}
+        assert all(m["id"] == 1 and "item" in m for m in got[:-1])
+        s.send_lines(b'{"id":3,"verb":"cancel","params":{"id":1}}')
+        s.until_id(3)
+
+
+@pytest.mark.rfc("RFC-0002 §4.4")
+def test_stream_items_then_cancel_sequence(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §4.4: one final response per stream (cancelled), cancel's null, then nothing."""
+    verb, params = endless(model)
+    with daemon.connect() as s:
+        s.send_lines(hello_line(caps=["cancel"]))
         assert json.loads(s.lines(1)[0])["ok"]["caps"] == ["cancel"]
-        s.sendall(
-            b'{"id":7,"verb":"echo.repeat","params":{"text":"x","count":100000,"interval_ms":50}}\n'
-        )
-        items = [json.loads(x) for x in s.lines(2)]
-        assert items == [
-            {"id": 7, "item": {"index": 0, "text": "x"}},
-            {"id": 7, "item": {"index": 1, "text": "x"}},
-        ]
-        s.sendall(b'{"id":8,"verb":"cancel","params":{"id":7}}\n')
-        rest: list[dict[str, object]] = []
-        while len(rest) < 2 or rest[-1].get("id") != 8:
-            rest += [json.loads(x) for x in s.lines(1)]
+        s.send_lines(request_line(7, verb, params))
+        time.sleep(0.1)
+        s.send_lines(b'{"id":8,"verb":"cancel","params":{"id":7}}')
+        rest = s.until_id(8)
+        # Sentinel: nothing more for id 7 may follow its final response.
+        s.send_lines(b'{"id":9,"verb":"ping"}')
+        after = s.until_id(9)
     finals = [r for r in rest if "item" not in r]
-    assert finals == [
-        {"id": 7, "error": {"code": "cancelled", "message": "cancelled by client"}},
-        {"id": 8, "ok": None},
-    ]
+    assert [r["id"] for r in finals] == [7, 8]
+    assert finals[0]["error"]["code"] == "cancelled"
+    assert finals[1] == {"id": 8, "ok": None}
+    assert after == [{"id": 9, "ok": {}}]
 
 
 @pytest.mark.rfc("RFC-0002 §4.5")
@@ -254,7 +260,7 @@ def test_ping_returns_empty_object(daemon: Daemon) -> None:
     assert exchange(daemon, b'{"id":1,"verb":"ping","params":{}}') == [b'{"id":1,"ok":{}}']
 
 
-@pytest.mark.needs_echo
+@pytest.mark.uses_verbs("echo")
 @pytest.mark.rfc("RFC-0002 §4.6")
 def test_invalid_enum_value(daemon: Daemon) -> None:
     """RFC-0002 §4.6 / RFC-0004 §3: a value outside the choices is invalid_params.enum."""
@@ -262,21 +268,3 @@ def test_invalid_enum_value(daemon: Daemon) -> None:
     reply = json.loads(out[0])
     assert reply["error"]["code"] == "invalid_params.enum"
     assert reply["error"]["data"] == {"param": "style"}
-
-
-@pytest.mark.rfc("RFC-0002 §4.4")
-def test_endless_subscription_ends_with_cancelled(daemon: Daemon) -> None:
-    """RFC-0002 §4.4: a subscription that never ends naturally ends when cancelled."""
-    with daemon.connect() as s:
-        s.send_lines(
-            b'{"id":0,"verb":"hello","params":{"proto":[1],"caps":["cancel"]}}',
-            b'{"id":"sub","verb":"events","params":{"types":["no.such.type"],"follow":true}}',
-        )
-        s.lines(1)
-        time.sleep(0.1)
-        s.send_lines(b'{"id":"c","verb":"cancel","params":{"id":"sub"}}')
-        replies = [json.loads(x) for x in s.lines(2)]
-    assert replies == [
-        {"id": "sub", "error": {"code": "cancelled", "message": "cancelled by client"}},
-        {"id": "c", "ok": None},
-    ]

@@ -30,6 +30,7 @@ AGENT = [
     "doctor",
     "man",
     "man.install",
+    "manifest",
     "mcp",
     "mcp.config",
     "serve",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import anyio
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, Verb
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
+from venom_schema.canonical import canonical_json
 from venom_schema.grants import (
     OwnerToken,
     grants_for_connection,
@@ -54,6 +56,15 @@ class App:
         self.tokens = TokenVerbs(product.tool)
         self._workers = FileWorkers()
         self._server: Server | None = None
+        self._manifest: JsonObject | None = None
+
+    async def manifest(self, call: Call, params: JsonObject) -> JsonObject:
+        """``manifest``: the model as canonical JSON text and its digest (rfcs/0001 §16)."""
+        if self._manifest is None:
+            text = canonical_json(self.model)
+            digest = "sha256:" + hashlib.sha256(text).hexdigest()
+            self._manifest = {"model": text.decode("utf-8"), "digest": digest}
+        return self._manifest
 
     async def doctor(self, call: Call, params: JsonObject) -> JsonObject:
         """``doctor`` from the daemon's side of the socket; the checks run in a worker thread."""
@@ -91,6 +102,7 @@ class App:
             "token.issue": self.tokens.issue,
             "token.list": self.tokens.list,
             "token.revoke": self.tokens.revoke,
+            "manifest": self.manifest,
         }
 
     def grants_for(self, connection: ConnectionInfo) -> Container[str]:

@@ -545,4 +545,28 @@ AGENT: Final = (
         grant="admin",
         shared="agent",
     ),
+    # `manifest`: the daemon's own normalized model, so a client or the conformance suite
+    # derives its checks from what the daemon declares (rfcs/0001-shared-verbs.md §16).
+    Verb(
+        name="manifest",
+        summary="Return the normalized verb model as canonical JSON text, with its digest",
+        result=Object(
+            [
+                Field(
+                    "model",
+                    "Canonical JSON text of the normalized model (RFC-0004 §7)",
+                    String(),
+                    required=True,
+                ),
+                Field(
+                    "digest",
+                    "sha256: digest of that text; equals hello's schema",
+                    String(),
+                    required=True,
+                ),
+            ]
+        ),
+        grant="read",
+        shared="agent",
+    ),
 )

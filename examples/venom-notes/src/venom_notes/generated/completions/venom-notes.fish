@@ -31,46 +31,48 @@ function __venom_notes_child
             echo 22
         case '0 man.install'
             echo 24
-        case '0 mcp'
+        case '0 manifest'
             echo 25
+        case '0 mcp'
+            echo 26
         case '0 mcp.config'
-            echo 27
-        case '0 note'
             echo 28
+        case '0 note'
+            echo 29
         case '0 note.add'
-            echo 30
+            echo 31
         case '0 note.get'
-            echo 32
+            echo 33
         case '0 note.list'
-            echo 34
+            echo 35
         case '0 note.remove'
-            echo 36
+            echo 37
         case '0 note.search'
-            echo 38
+            echo 39
         case '0 note.watch'
-            echo 40
-        case '0 ping'
             echo 41
-        case '0 serve'
+        case '0 ping'
             echo 42
-        case '0 service'
+        case '0 serve'
             echo 43
+        case '0 service'
+            echo 44
         case '0 service.install'
-            echo 45
-        case '0 shutdown'
             echo 46
-        case '0 skill'
+        case '0 shutdown'
             echo 47
+        case '0 skill'
+            echo 48
         case '0 skill.install'
-            echo 49
-        case '0 token'
             echo 50
+        case '0 token'
+            echo 51
         case '0 token.issue'
-            echo 52
+            echo 53
         case '0 token.list'
-            echo 54
+            echo 55
         case '0 token.revoke'
-            echo 56
+            echo 57
         case '2 bash'
             echo 3
         case '2 fish'
@@ -89,51 +91,51 @@ function __venom_notes_child
             echo 18
         case '22 install'
             echo 23
-        case '25 config'
-            echo 26
-        case '28 add'
-            echo 29
-        case '28 get'
-            echo 31
-        case '28 list'
-            echo 33
-        case '28 remove'
-            echo 35
-        case '28 search'
-            echo 37
-        case '28 watch'
-            echo 39
-        case '43 install'
-            echo 44
-        case '47 install'
-            echo 48
-        case '50 issue'
-            echo 51
-        case '50 list'
-            echo 53
-        case '50 revoke'
-            echo 55
+        case '26 config'
+            echo 27
+        case '29 add'
+            echo 30
+        case '29 get'
+            echo 32
+        case '29 list'
+            echo 34
+        case '29 remove'
+            echo 36
+        case '29 search'
+            echo 38
+        case '29 watch'
+            echo 40
+        case '44 install'
+            echo 45
+        case '48 install'
+            echo 49
+        case '51 issue'
+            echo 52
+        case '51 list'
+            echo 54
+        case '51 revoke'
+            echo 56
     end
 end
 function __venom_notes_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'events' 'man' 'man.install' 'manifest' 'mcp' 'mcp.config' 'note' 'note.add' 'note.get' 'note.list' 'note.remove' 'note.search' 'note.watch' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
         case 2
             printf '%s\n' 'bash' 'fish' 'zsh'
         case 9
             printf '%s\n' 'check' 'get' 'reload' 'schema' 'set'
         case 22
             printf '%s\n' 'install'
-        case 25
+        case 26
             printf '%s\n' 'config'
-        case 28
+        case 29
             printf '%s\n' 'add' 'get' 'list' 'remove' 'search' 'watch'
-        case 43
+        case 44
             printf '%s\n' 'install'
-        case 47
+        case 48
             printf '%s\n' 'install'
-        case 50
+        case 51
             printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
@@ -190,68 +192,70 @@ function __venom_notes_flags
         case 24
             printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 25
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 26
-            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 27
             printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 28
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 29
-            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 30
             printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 31
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--text' 'value:--tags' 'switch:--json' 'path:--socket' 'switch:--help'
         case 32
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 33
-            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
             printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
-            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--tag' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
             printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
-            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--id' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
             printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
-            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--query' 'value:--limit' 'value:--after' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
             printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help'
         case 42
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 45
             printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 46
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 47
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 48
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 49
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 50
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 51
-            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 52
             printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 53
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 54
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 55
-            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 56
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 57
             printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -259,27 +263,27 @@ function __venom_notes_choices
     switch "$argv[1] $argv[2]"
         case '21 --follow'
             printf '%s\n' 'true' 'false'
-        case '25 --max-grant'
-            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '26 --format'
-            printf '%s\n' 'mcpServers' 'vscode'
         case '26 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '27 --format'
             printf '%s\n' 'mcpServers' 'vscode'
         case '27 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '44 --manager'
-            printf '%s\n' 'systemd' 'launchd'
-        case '44 --force'
-            printf '%s\n' 'true' 'false'
+        case '28 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '28 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '45 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '45 --force'
             printf '%s\n' 'true' 'false'
-        case '48 --force'
+        case '46 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '46 --force'
             printf '%s\n' 'true' 'false'
         case '49 --force'
+            printf '%s\n' 'true' 'false'
+        case '50 --force'
             printf '%s\n' 'true' 'false'
     end
 end

@@ -21,19 +21,20 @@ _venom_echo_child() {
     ('0 events') REPLY=30 ;;
     ('0 man') REPLY=31 ;;
     ('0 man.install') REPLY=33 ;;
-    ('0 mcp') REPLY=34 ;;
-    ('0 mcp.config') REPLY=36 ;;
-    ('0 ping') REPLY=37 ;;
-    ('0 serve') REPLY=38 ;;
-    ('0 service') REPLY=39 ;;
-    ('0 service.install') REPLY=41 ;;
-    ('0 shutdown') REPLY=42 ;;
-    ('0 skill') REPLY=43 ;;
-    ('0 skill.install') REPLY=45 ;;
-    ('0 token') REPLY=46 ;;
-    ('0 token.issue') REPLY=48 ;;
-    ('0 token.list') REPLY=50 ;;
-    ('0 token.revoke') REPLY=52 ;;
+    ('0 manifest') REPLY=34 ;;
+    ('0 mcp') REPLY=35 ;;
+    ('0 mcp.config') REPLY=37 ;;
+    ('0 ping') REPLY=38 ;;
+    ('0 serve') REPLY=39 ;;
+    ('0 service') REPLY=40 ;;
+    ('0 service.install') REPLY=42 ;;
+    ('0 shutdown') REPLY=43 ;;
+    ('0 skill') REPLY=44 ;;
+    ('0 skill.install') REPLY=46 ;;
+    ('0 token') REPLY=47 ;;
+    ('0 token.issue') REPLY=49 ;;
+    ('0 token.list') REPLY=51 ;;
+    ('0 token.revoke') REPLY=53 ;;
     ('2 bash') REPLY=3 ;;
     ('2 fish') REPLY=5 ;;
     ('2 zsh') REPLY=7 ;;
@@ -47,26 +48,26 @@ _venom_echo_child() {
     ('21 repeat') REPLY=26 ;;
     ('21 types') REPLY=28 ;;
     ('31 install') REPLY=32 ;;
-    ('34 config') REPLY=35 ;;
-    ('39 install') REPLY=40 ;;
-    ('43 install') REPLY=44 ;;
-    ('46 issue') REPLY=47 ;;
-    ('46 list') REPLY=49 ;;
-    ('46 revoke') REPLY=51 ;;
+    ('35 config') REPLY=36 ;;
+    ('40 install') REPLY=41 ;;
+    ('44 install') REPLY=45 ;;
+    ('47 issue') REPLY=48 ;;
+    ('47 list') REPLY=50 ;;
+    ('47 revoke') REPLY=52 ;;
     (*) REPLY= ;;
   esac
 }
 _venom_echo_cmds() {
   case "$1" in
-    (0) reply=('bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
+    (0) reply=('bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'manifest' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke') ;;
     (2) reply=('bash' 'fish' 'zsh') ;;
     (9) reply=('check' 'get' 'reload' 'schema' 'set') ;;
     (21) reply=('exit' 'fail' 'repeat' 'types') ;;
     (31) reply=('install') ;;
-    (34) reply=('config') ;;
-    (39) reply=('install') ;;
-    (43) reply=('install') ;;
-    (46) reply=('issue' 'list' 'revoke') ;;
+    (35) reply=('config') ;;
+    (40) reply=('install') ;;
+    (44) reply=('install') ;;
+    (47) reply=('issue' 'list' 'revoke') ;;
     (*) reply=() ;;
   esac
 }
@@ -106,25 +107,26 @@ _venom_echo_flags() {
     (31) reply=('value:--page' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (32) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (33) reply=('value:--dir' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (34) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (35) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (34) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (35) reply=('value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (36) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (37) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (37) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (38) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (39) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (40) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (40) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (41) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (42) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (42) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (43) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (44) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (44) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (45) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (46) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (47) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (46) reply=('value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (47) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (48) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
-    (49) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (49) reply=('value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (50) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (51) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (51) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (52) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
+    (53) reply=('value:--name' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (*) reply=() ;;
   esac
 }
@@ -138,17 +140,17 @@ _venom_echo_choices() {
     ('29 --flag') reply=(true false) ;;
     ('29 --mode') reply=('fast' 'safe') ;;
     ('30 --follow') reply=(true false) ;;
-    ('34 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('35 --format') reply=('mcpServers' 'vscode') ;;
     ('35 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('36 --format') reply=('mcpServers' 'vscode') ;;
     ('36 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('40 --manager') reply=('systemd' 'launchd') ;;
-    ('40 --force') reply=(true false) ;;
+    ('37 --format') reply=('mcpServers' 'vscode') ;;
+    ('37 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('41 --manager') reply=('systemd' 'launchd') ;;
     ('41 --force') reply=(true false) ;;
-    ('44 --force') reply=(true false) ;;
+    ('42 --manager') reply=('systemd' 'launchd') ;;
+    ('42 --force') reply=(true false) ;;
     ('45 --force') reply=(true false) ;;
+    ('46 --force') reply=(true false) ;;
     (*) reply=() ;;
   esac
 }

@@ -41,32 +41,34 @@ function __venom_echo_child
             echo 31
         case '0 man.install'
             echo 33
-        case '0 mcp'
+        case '0 manifest'
             echo 34
+        case '0 mcp'
+            echo 35
         case '0 mcp.config'
-            echo 36
-        case '0 ping'
             echo 37
-        case '0 serve'
+        case '0 ping'
             echo 38
-        case '0 service'
+        case '0 serve'
             echo 39
+        case '0 service'
+            echo 40
         case '0 service.install'
-            echo 41
-        case '0 shutdown'
             echo 42
-        case '0 skill'
+        case '0 shutdown'
             echo 43
+        case '0 skill'
+            echo 44
         case '0 skill.install'
-            echo 45
-        case '0 token'
             echo 46
+        case '0 token'
+            echo 47
         case '0 token.issue'
-            echo 48
+            echo 49
         case '0 token.list'
-            echo 50
+            echo 51
         case '0 token.revoke'
-            echo 52
+            echo 53
         case '2 bash'
             echo 3
         case '2 fish'
@@ -93,24 +95,24 @@ function __venom_echo_child
             echo 28
         case '31 install'
             echo 32
-        case '34 config'
-            echo 35
-        case '39 install'
-            echo 40
-        case '43 install'
-            echo 44
-        case '46 issue'
-            echo 47
-        case '46 list'
-            echo 49
-        case '46 revoke'
-            echo 51
+        case '35 config'
+            echo 36
+        case '40 install'
+            echo 41
+        case '44 install'
+            echo 45
+        case '47 issue'
+            echo 48
+        case '47 list'
+            echo 50
+        case '47 revoke'
+            echo 52
     end
 end
 function __venom_echo_cmds
     switch "$argv[1]"
         case 0
-            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
+            printf '%s\n' 'bridge' 'completion' 'completion.bash' 'completion.fish' 'completion.zsh' 'config' 'config.check' 'config.get' 'config.reload' 'config.schema' 'config.set' 'doctor' 'echo' 'echo.exit' 'echo.fail' 'echo.repeat' 'echo.types' 'events' 'man' 'man.install' 'manifest' 'mcp' 'mcp.config' 'ping' 'serve' 'service' 'service.install' 'shutdown' 'skill' 'skill.install' 'token' 'token.issue' 'token.list' 'token.revoke'
         case 2
             printf '%s\n' 'bash' 'fish' 'zsh'
         case 9
@@ -119,13 +121,13 @@ function __venom_echo_cmds
             printf '%s\n' 'exit' 'fail' 'repeat' 'types'
         case 31
             printf '%s\n' 'install'
-        case 34
+        case 35
             printf '%s\n' 'config'
-        case 39
+        case 40
             printf '%s\n' 'install'
-        case 43
+        case 44
             printf '%s\n' 'install'
-        case 46
+        case 47
             printf '%s\n' 'issue' 'list' 'revoke'
     end
 end
@@ -200,42 +202,44 @@ function __venom_echo_flags
         case 33
             printf '%s\n' 'value:--dir' 'switch:--json' 'path:--socket' 'switch:--help'
         case 34
-            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 35
-            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--max-grant' 'switch:--json' 'path:--socket' 'switch:--help'
         case 36
             printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 37
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help'
         case 38
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
-            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
             printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 42
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
-            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 45
             printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 46
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help'
         case 47
-            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 48
             printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 49
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'value:--name' 'value:--grants' 'value:--expires-in' 'switch:--json' 'path:--socket' 'switch:--help'
         case 50
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 51
-            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 52
+            printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
+        case 53
             printf '%s\n' 'value:--name' 'switch:--json' 'path:--socket' 'switch:--help'
     end
 end
@@ -257,27 +261,27 @@ function __venom_echo_choices
             printf '%s\n' 'fast' 'safe'
         case '30 --follow'
             printf '%s\n' 'true' 'false'
-        case '34 --max-grant'
-            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '35 --format'
-            printf '%s\n' 'mcpServers' 'vscode'
         case '35 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '36 --format'
             printf '%s\n' 'mcpServers' 'vscode'
         case '36 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
-        case '40 --manager'
-            printf '%s\n' 'systemd' 'launchd'
-        case '40 --force'
-            printf '%s\n' 'true' 'false'
+        case '37 --format'
+            printf '%s\n' 'mcpServers' 'vscode'
+        case '37 --max-grant'
+            printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
         case '41 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '41 --force'
             printf '%s\n' 'true' 'false'
-        case '44 --force'
+        case '42 --manager'
+            printf '%s\n' 'systemd' 'launchd'
+        case '42 --force'
             printf '%s\n' 'true' 'false'
         case '45 --force'
+            printf '%s\n' 'true' 'false'
+        case '46 --force'
             printf '%s\n' 'true' 'false'
     end
 end
