@@ -8,26 +8,23 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `bench` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
-
-from bench import (  # noqa: E402
+from bench import (
     __main__ as bench_main,
 )
-from bench import (  # noqa: E402
+from bench import (
     bench_frames,
     bench_mcp,
     bench_ndjson,
     bench_process,
     bench_validation,
 )
-from bench._util import Row  # noqa: E402
+from bench._util import Row
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _assert_rows(rows: list[Row], expected: int) -> None:

@@ -9,17 +9,14 @@ they never run, and two classes that name each other in annotations are not a ci
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import grimp
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
+from tools.workspace import members
 
-from tools.workspace import members  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def circles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:

@@ -20,11 +20,9 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
+from tools.workspace import Member, members
 
-from tools.workspace import Member, members  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Bottom first; the products are one layer, side by side.
 LAYERS = (("venom-proto",), ("venom-schema",), ("venom-gen",), ("venom-mcp",))

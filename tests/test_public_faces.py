@@ -12,17 +12,14 @@ from __future__ import annotations
 import ast
 import importlib
 import pkgutil
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
+from tools.workspace import members
 
-from tools.workspace import members  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 #: Entry points run as scripts, with nothing to export.
 SCRIPTS = ("__main__",)

@@ -26,10 +26,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
-
-sys.path.insert(0, str(Path(__file__).parent))
 from console_kit import CommandStep, output_matches, parse_console
+from markdown_it import MarkdownIt
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"

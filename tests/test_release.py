@@ -21,14 +21,12 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
+from tools.release_check import Checker, Report, _differing_files
+from tools.release_lowest import build_release, lowest, picks, released
+from tools.release_metadata import check_sdist, check_wheel
+from tools.workspace import Member, members
 
-from tools.release_check import Checker, Report, _differing_files  # noqa: E402
-from tools.release_lowest import build_release, lowest, picks, released  # noqa: E402
-from tools.release_metadata import check_sdist, check_wheel  # noqa: E402
-from tools.workspace import Member, members  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 MEMBERS = members()
 PROTO = next(m for m in MEMBERS if m.name == "venom-proto")

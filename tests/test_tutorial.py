@@ -33,11 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from markdown_it import MarkdownIt
-
-# importlib mode puts no test directory on sys.path; the shared kit lives beside us.
-sys.path.insert(0, str(Path(__file__).parent))
 from console_kit import CommandStep, output_matches, parse_console
+from markdown_it import MarkdownIt
 
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = REPO / "docs" / "tutorial.md"

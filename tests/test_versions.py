@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `tools` is a top-level package of the repo, not installed
-    sys.path.insert(0, str(ROOT))
+from tools.versions import main, render, stale, version_files
+from tools.workspace import Member, members
 
-from tools.versions import main, render, stale, version_files  # noqa: E402
-from tools.workspace import Member, members  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 PRODUCTS = ("venom-echo", "venom-notes")
 

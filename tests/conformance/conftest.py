@@ -20,16 +20,12 @@ import json
 import os
 import shlex
 import shutil
-import sys
 from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
 import conformance_model
+import pytest
 from conformance_kit import (
     NOT_APPLICABLE,
     RESOURCES,

@@ -8,16 +8,11 @@ ran and passed, the session fails if fewer than ``FUZZ_EXAMPLES`` inputs were tr
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from collections.abc import Generator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
 from fuzz_kit import SEED, TOTAL, WEIGHTS, Fuzz, counts, cpu_guard
 
 _outcomes: Counter[str] = Counter()

@@ -8,15 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).parents[1] / "integration"))
-
 from integration_kit import Daemon
 from remote_kit import SSHD, Sshd, running_remote
 

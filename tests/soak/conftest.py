@@ -6,15 +6,10 @@ same scenarios smaller, fitting CI.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
 from soak_kit import FIGURES, FULL, EchoDaemon, raise_fd_limit
 
 

@@ -5,19 +5,14 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 import pytest
-
-from venom_proto import VenomError
-
-# importlib mode puts no test directory on sys.path; the shared kit lives beside us.
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import MODEL, CliRun, FakeDaemon, fake_daemon, run_cli, write_model
 
 from venom_gen.cli import main
+from venom_proto import VenomError
 
 if TYPE_CHECKING:
     from venom_schema.model import Verb

@@ -11,13 +11,9 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import cli, short_dir
 
 __all__ = ("cli", "short_dir")  # fixtures, re-exported for pytest

@@ -1,7 +1,8 @@
 """Shared pieces of the CLI tests (no tests here): the fixture model and an in-process daemon.
 
-Kept out of conftest.py, which other generator tests own: the CLI test modules put this
-directory on sys.path (importlib mode does not) and import the fixtures they use by name.
+Kept out of conftest.py, which other generator tests own: the root pytest config's
+``pythonpath`` puts this directory on sys.path; the CLI test modules import what they use
+by name.
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import cli, short_dir, write_model
 
 __all__ = ("cli", "short_dir")  # fixtures, re-exported for pytest

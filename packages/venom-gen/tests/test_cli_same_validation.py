@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +19,6 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import FakeDaemon, Script, _field, _verb
 
 from venom_gen.cli import main

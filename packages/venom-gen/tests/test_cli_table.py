@@ -8,16 +8,11 @@ except where the RFC fixes it). ``M`` means stderr holds a ``venom-echo: ...`` m
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-# importlib mode puts no test directory on sys.path; the shared kit lives beside us.
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import fake_daemon, run_cli
 
 __all__ = ("fake_daemon", "run_cli")  # fixtures, re-exported for pytest

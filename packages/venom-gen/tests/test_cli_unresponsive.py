@@ -11,7 +11,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -19,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 from test_cli_kit import FakeDaemon, cli, fake_daemon, run_cli, short_dir
 
 __all__ = ("cli", "fake_daemon", "run_cli", "short_dir")  # fixtures, re-exported for pytest

@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from mcp_testkit import Daemon, load_model
 
 from venom_gen.testing import PrivateDirs
 from venom_schema.model import Model
-
-# importlib mode puts no test directory on sys.path; the helper module lives beside us.
-sys.path.insert(0, str(Path(__file__).parent))
-
-from mcp_testkit import Daemon, load_model
 
 
 @pytest.fixture

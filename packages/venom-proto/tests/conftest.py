@@ -17,13 +17,10 @@ from typing import Any
 
 import orjson
 import pytest
-
-from venom_proto import Call, Server, VenomError, Verb
-
-# importlib mode puts no test directory on sys.path; core_kit lives beside us.
-sys.path.insert(0, str(Path(__file__).parent))
 from demo_daemon import PATH as DEMO_DAEMON
 from demo_daemon import build_server
+
+from venom_proto import Call, Server, VenomError, Verb
 
 TIMEOUT = 5.0
 #: Subprocess daemons start a Python interpreter each; allow for a loaded CI machine.
