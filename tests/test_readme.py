@@ -260,7 +260,7 @@ def test_the_readme_on_a_fresh_machine(machine: FreshMachine) -> None:
     assert "Bytecode compiled" not in log
 
 
-def test_debian_python_refuses_the_old_pip_command() -> None:
+def test_debian_python_refuses_the_old_pip_command(tmp_path: Path) -> None:
     """Why the commands make their own venv: `python3 -m pip install` is refused there."""
     python = _python("debian")
     proc = subprocess.run(
@@ -268,7 +268,7 @@ def test_debian_python_refuses_the_old_pip_command() -> None:
         capture_output=True,
         text=True,
         check=False,
-        env={"PATH": "/usr/bin:/bin", "HOME": tempfile.mkdtemp(prefix="vr", dir="/tmp")},
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},  # no socket here: tmp_path fits
     )
     assert proc.returncode != 0
     assert "externally-managed-environment" in proc.stderr or "No module named pip" in proc.stderr
