@@ -12,15 +12,15 @@ import contextlib
 import json
 import os
 import resource
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from venom_gen.testing import PrivateDirs
 
 __all__ = (
     "FD_LIMIT",
@@ -69,24 +69,25 @@ def hello_line(*caps: str, token: str | None = None, id_: int | str = "h") -> by
 
 
 class EchoDaemon:
-    """One ``venom-echo serve --socket PATH`` on a private 0700 directory under /tmp."""
+    """One ``venom-echo serve --socket PATH`` in the test kit's `PrivateDirs` (short, 0700).
 
-    def __init__(self, root: Path | None = None, nofile: int | None = None) -> None:
+    Not the kit's `DaemonProcess`: the soak tests spawn several daemons on one socket without
+    waiting, set the daemon's own fd limit in the child, and assert the exact files beside
+    the socket, so the socket, lock and token sit alone in ``root`` (the runtime directory).
+    """
+
+    def __init__(self, nofile: int | None = None) -> None:
         """``nofile`` sets the daemon's RLIMIT_NOFILE soft limit (default: raised to FD_LIMIT)."""
         self.nofile = nofile
-        self.root = root or Path(tempfile.mkdtemp(prefix="vk", dir="/tmp"))
-        self.root.chmod(0o700)
+        self.dirs = PrivateDirs("vk")
+        self.root = self.dirs.runtime
         self.socket = str(self.root / "s.sock")
         self.lock = self.root / "s.lock"
         self.token_file = self.root / "s.token"
+        # Made (or mounted over) by the tests that need it, so not the kit's precreated config/.
         self.config_home = self.root / "cfg"
-        self.env = {
-            **os.environ,
-            "XDG_RUNTIME_DIR": str(self.root),
-            "XDG_CONFIG_HOME": str(self.config_home),
-            "HOME": str(self.root),
-        }
-        self.env.pop("VENOM_ECHO_SOCKET", None)
+        self.env = self.dirs.env("venom-echo")
+        self.env["XDG_CONFIG_HOME"] = str(self.config_home)
         self.proc: subprocess.Popen[bytes] | None = None
         #: Whether the token file existed when the socket first accepted a connection.
         self.token_at_connect: bool | None = None
@@ -187,7 +188,7 @@ class EchoDaemon:
 
     def cleanup(self) -> None:
         self.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
+        self.dirs.remove()
 
 
 class LineConn:
