@@ -15,13 +15,10 @@ accepts and never answers. Figures go to the run summary and docs/reliability.md
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,6 +28,7 @@ from typing import Any
 import pytest
 from soak_kit import FIGURES, TIMEOUT, EchoDaemon, scale
 
+from venom_gen.testing import PrivateDirs
 from venom_mcp.adapter import MAX_LINE
 
 _BIN = Path(sys.executable).parent
@@ -222,16 +220,19 @@ def test_random_argv_never_ends_in_a_traceback(daemon: EchoDaemon) -> None:
     )
 
 
-def test_ping_against_a_mute_daemon_ends_within_the_bound(tmp_path: Path) -> None:
-    # A private directory: the client checks an overridden socket's directory too (§2.4).
-    private = tempfile.mkdtemp(prefix="vkm", dir="/tmp")
-    os.chmod(private, 0o700)
-    path = os.path.join(private, "m.sock")
+def test_ping_against_a_mute_daemon_ends_within_the_bound() -> None:
+    # A private (0700) directory: the client checks an overridden socket's directory too (§2.4).
+    dirs = PrivateDirs("vkm")
+    path = str(dirs.runtime / "m.sock")
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(64)  # connections complete in the backlog; nothing ever answers
     try:
-        env = {**os.environ, "VENOM_ECHO_SOCKET": path, "VENOM_ECHO_CONNECT_TIMEOUT": "1"}
+        env = {
+            **dirs.env("venom-echo"),
+            "VENOM_ECHO_SOCKET": path,
+            "VENOM_ECHO_CONNECT_TIMEOUT": "1",
+        }
         start = time.monotonic()
         res = subprocess.run(
             [str(_BIN / "venom-echo"), "ping", "--json"], env=env, capture_output=True,
@@ -244,4 +245,4 @@ def test_ping_against_a_mute_daemon_ends_within_the_bound(tmp_path: Path) -> Non
         assert took < 1 + 5
     finally:
         listener.close()
-        shutil.rmtree(private)
+        dirs.remove()
