@@ -10,11 +10,11 @@ product code and the scaffold's templates are plain Python that imports ``typing
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from venom_gen.testing import PrivateDirs
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.glob("packages/*/src"), *ROOT.glob("examples/*/src")]
@@ -35,18 +35,18 @@ sys.exit(code)
 
 
 def _modules_of(code: str, *argv: str) -> tuple[int, list[str]]:
-    with tempfile.TemporaryDirectory(dir="/tmp") as runtime:
-        os.chmod(runtime, 0o700)
-        env = {**os.environ, "XDG_RUNTIME_DIR": runtime}
-        env.pop("VENOM_ECHO_SOCKET", None)
+    dirs = PrivateDirs()  # no daemon there: the call fails fast, on the light path
+    try:
         proc = subprocess.run(
             [sys.executable, "-c", code, *argv],
-            env=env,
+            env=dirs.env("venom-echo"),
             capture_output=True,
             text=True,
             timeout=60,
             check=False,
         )
+    finally:
+        dirs.remove()
     line = proc.stderr.rsplit("MODULES ", 1)[1]
     return proc.returncode, json.loads(line)
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
-import tempfile
+
+from venom_gen.testing import PrivateDirs
 
 HEAVY = (
     "pydantic",
@@ -41,16 +41,17 @@ sys.exit(code)
 
 
 def _modules_after(*argv: str) -> tuple[int, list[str]]:
-    with tempfile.TemporaryDirectory(dir="/tmp") as d:
-        os.chmod(d, 0o700)
-        env = {**os.environ, "XDG_RUNTIME_DIR": d}
+    dirs = PrivateDirs()  # no daemon there: the call fails fast, on the light path
+    try:
         proc = subprocess.run(
             [sys.executable, "-c", PROBE, *argv],
-            env=env,
+            env=dirs.env("venom-echo"),
             capture_output=True,
             text=True,
             timeout=30,
         )
+    finally:
+        dirs.remove()
     line = proc.stderr.rsplit("MODULES ", 1)[1]
     return proc.returncode, json.loads(line)
 
