@@ -8,14 +8,13 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 from integration_kit import Daemon, hello_params, request, venom_echo_command
 from remote_kit import Sshd
 
+from venom_gen.testing import PrivateDirs
 from venom_proto.sync_client import SyncClient
 
 TIMEOUT = 20.0
@@ -23,9 +22,8 @@ TIMEOUT = 20.0
 
 def test_a_refused_hello_never_connects_to_the_socket() -> None:
     """The bridge answers denied.auth without opening the daemon's socket at all."""
-    root = Path(tempfile.mkdtemp(prefix="vb", dir="/tmp"))
-    os.chmod(root, 0o700)
-    path = str(root / "venom-echo.sock")
+    dirs = PrivateDirs("vb")
+    path = str(dirs.runtime / "venom-echo.sock")
     listener = socket.socket(socket.AF_UNIX)
     try:
         listener.bind(path)
@@ -36,7 +34,7 @@ def test_a_refused_hello_never_connects_to_the_socket() -> None:
             if token is not None:
                 params["auth"] = {"token": token}
             hello = json.dumps({"id": 1, "verb": "hello", "params": params}).encode() + b"\n"
-            env = {**os.environ, "XDG_STATE_HOME": str(root / "state")}
+            env = dirs.env("venom-echo")
             out = subprocess.run(
                 [venom_echo_command(), "bridge", "--socket", path],
                 input=hello,
@@ -55,7 +53,7 @@ def test_a_refused_hello_never_connects_to_the_socket() -> None:
                 raise AssertionError("the bridge connected to the socket before refusing")
     finally:
         listener.close()
-        subprocess.run(["rm", "-rf", str(root)], check=False)
+        dirs.remove()
 
 
 def test_no_hello_in_time_or_too_large_is_refused() -> None:
