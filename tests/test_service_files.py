@@ -9,9 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from venom_gen.service import (
     render_systemd_socket,
     service_files,
 )
+from venom_gen.testing import PrivateDirs
 from venom_notes.product import MODEL_PATH as NOTES_MODEL
 from venom_proto.conventions import load_model, resolve_socket_path
 from venom_schema.model import Model
@@ -55,14 +54,10 @@ def notes_product_model() -> Model:
 
 
 @pytest.fixture
-def home() -> Iterator[Path]:
-    """A private HOME and XDG_RUNTIME_DIR, short enough for sun_path."""
-    root = Path(tempfile.mkdtemp(prefix="vs", dir="/tmp"))
-    (root / "run").mkdir(mode=0o700)
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def home(venom_dirs: PrivateDirs) -> Path:
+    """A private HOME, short enough for sun_path, whose ``run`` is the XDG_RUNTIME_DIR: the
+    test kit's directories (removed afterwards), used here as one tree."""
+    return venom_dirs.root
 
 
 def _install_binary(home: Path, tool: str) -> Path:

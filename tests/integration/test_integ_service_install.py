@@ -8,24 +8,21 @@ import os
 import plistlib
 import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from integration_kit import TIMEOUT, venom_echo_command
 
+from venom_gen.testing import PrivateDirs
+
 ANALYZE = shutil.which("systemd-analyze")
 
 
 @pytest.fixture
-def home() -> Iterator[Path]:
-    root = Path(tempfile.mkdtemp(prefix="vh", dir="/tmp"))
-    (root / "run").mkdir(mode=0o700)
-    try:
-        yield root
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+def home(venom_dirs: PrivateDirs) -> Path:
+    """A private HOME, short enough for sun_path, whose ``run`` is the XDG_RUNTIME_DIR: the
+    test kit's directories (removed afterwards), used here as one tree."""
+    return venom_dirs.root
 
 
 def install(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
