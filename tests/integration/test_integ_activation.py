@@ -24,6 +24,8 @@ from integration_kit import TIMEOUT, TOOL, venom_echo_command
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from venom_gen.testing import PrivateDirs
+
 ACTIVATE = shutil.which("systemd-socket-activate")
 pytestmark = pytest.mark.skipif(ACTIVATE is None, reason="systemd-socket-activate not installed")
 
@@ -106,15 +108,15 @@ class Activated:
 
 @contextlib.contextmanager
 def activated(**kwargs: Any) -> Iterator[Activated]:
-    root = Path(tempfile.mkdtemp(prefix="va", dir="/tmp"))
+    dirs = PrivateDirs("va")  # the test kit's run/, config/ and home/, as systemd would pass
     daemon = None
     try:
-        daemon = Activated(root, **kwargs)
+        daemon = Activated(dirs.root, **kwargs)
         yield daemon
     finally:
         if daemon is not None:
             daemon.close()
-        shutil.rmtree(root, ignore_errors=True)
+        dirs.remove()
 
 
 @contextlib.contextmanager
@@ -185,8 +187,8 @@ def test_a_passed_socket_with_a_wide_mode_is_refused() -> None:
 
 
 def test_a_passed_socket_at_another_path_is_refused() -> None:
-    elsewhere = Path(tempfile.mkdtemp(prefix="vo", dir="/tmp"))  # private, as a client wants
-    other = str(elsewhere / "other.sock")
+    elsewhere = PrivateDirs("vo")  # private, as a client wants
+    other = str(elsewhere.runtime / "other.sock")
     try:
         with activated(listen=other) as daemon:
             os.chmod(other, 0o600)
@@ -196,7 +198,7 @@ def test_a_passed_socket_at_another_path_is_refused() -> None:
             assert "failed.activation" in log, log
             assert "ListenStream=" in log, log
     finally:
-        shutil.rmtree(elsewhere, ignore_errors=True)
+        elsewhere.remove()
 
 
 def test_the_lock_still_applies_to_an_activated_daemon() -> None:
