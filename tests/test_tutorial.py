@@ -26,7 +26,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -35,6 +34,8 @@ from pathlib import Path
 import pytest
 from console_kit import CommandStep, output_matches, parse_console
 from markdown_it import MarkdownIt
+
+from venom_gen.testing import PrivateDirs
 
 REPO = Path(__file__).resolve().parents[1]
 TUTORIAL = REPO / "docs" / "tutorial.md"
@@ -83,24 +84,14 @@ def parse_tutorial(markdown: str) -> list[Step]:
 class Runner:
     """Runs the steps in a scratch directory with private XDG directories."""
 
-    def __init__(self, root: Path) -> None:
-        self.work = root / "work"
+    def __init__(self, dirs: PrivateDirs) -> None:
+        self.work = dirs.root / "work"
         self.work.mkdir()
-        runtime = root / "run"
-        runtime.mkdir(mode=0o700)
-        self.venom_dir = runtime / "venom"
+        self.venom_dir = dirs.runtime / "venom"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("VENOM_", "XDG_"))}
         env.pop("PYTHONPATH", None)
-        env.update(
-            PATH=os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")]),
-            HOME=str(root / "home"),
-            XDG_RUNTIME_DIR=str(runtime),
-            XDG_DATA_HOME=str(root / "data"),
-            XDG_CONFIG_HOME=str(root / "config"),
-            XDG_STATE_HOME=str(root / "state"),
-            XDG_CACHE_HOME=str(root / "cache"),
-        )
-        self.env = env
+        env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+        self.env = dirs.env("venom-notes", env)  # HOME and every XDG_* the kit's own
         self.background: list[subprocess.Popen[bytes]] = []
 
     def write(self, step: FileStep) -> None:
@@ -182,15 +173,13 @@ class Runner:
 
 
 @pytest.fixture
-def runner() -> Iterator[Runner]:
-    # /tmp, not pytest's tmp_path: the daemon's socket path must fit in sun_path.
-    root = Path(tempfile.mkdtemp(prefix="vt", dir="/tmp"))
-    r = Runner(root)
+def runner(venom_dirs: PrivateDirs) -> Iterator[Runner]:
+    # The kit's directories, not pytest's tmp_path: the daemon's socket path must fit sun_path.
+    r = Runner(venom_dirs)
     try:
         yield r
     finally:
         r.close()
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_the_tutorial_runs_as_written(runner: Runner) -> None:
