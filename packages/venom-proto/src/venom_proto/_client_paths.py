@@ -11,6 +11,7 @@ from ._version import VERSION
 from .paths import check_path_length, verify_runtime_dir
 
 __all__ = (
+    "CONNECT_TIMEOUT",
     "DEFAULT_CLIENT_NAME",
     "DEFAULT_CLIENT_VERSION",
     "client_socket_path",
@@ -18,7 +19,13 @@ __all__ = (
     "disconnected",
     "not_running",
     "prepare_socket_path",
+    "unresponsive",
 )
+
+#: Default bound, in seconds, on connecting and completing hello (rfcs/0002-wire-decisions.md
+#: D-W33), for both clients: RFC-0002 §3's bound on a server waiting for hello, seen from the
+#: client.
+CONNECT_TIMEOUT = 10.0
 
 #: What a client says it is in hello when its program names nothing better: this library.
 DEFAULT_CLIENT_NAME = "venom-proto"
@@ -61,6 +68,15 @@ def prepare_socket_path(path: str) -> str:
 def not_running(path: str) -> VenomError:
     """``unavailable.not_running`` for ``path`` (exit 6)."""
     return VenomError("unavailable.not_running", f"no daemon at {path}", {"socket": path})
+
+
+def unresponsive(socket: str, timeout: float) -> VenomError:
+    """``unavailable.unresponsive`` (exit 6): connect plus hello took over ``timeout`` s."""
+    return VenomError(
+        "unavailable.unresponsive",
+        f"the daemon at {socket} did not complete hello within {timeout:g} s",
+        {"socket": socket, "timeout": timeout},
+    )
 
 
 def connect_error(path: str, exc: OSError) -> VenomError:

@@ -23,12 +23,14 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from ._client_binary import BinaryClientCore
 from ._client_core import ClientCore, hello_params, raise_for
 from ._client_paths import (
+    CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
     client_socket_path,
     connect_error,
     disconnected,
     prepare_socket_path,
+    unresponsive,
 )
 from ._core._json import dumps, loads
 from ._core.errors import VenomError
@@ -50,7 +52,9 @@ class AsyncClient:
 
     Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
     a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
-    :class:`VenomError`, as for the sync client.
+    :class:`VenomError`, as for the sync client: ``unavailable.unresponsive`` (``data.socket``,
+    ``data.timeout``) when connecting and hello together take longer than ``connect_timeout``
+    seconds (default 10; ``None``: no bound).
 
     Give the socket path, or ``tool=`` for that tool's default socket (``<TOOL>_SOCKET``, then
     the runtime directory: `venom_proto.resolve_socket_path`); hello names the client
@@ -73,8 +77,10 @@ class AsyncClient:
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         binary: bool = False,
+        connect_timeout: float | None = CONNECT_TIMEOUT,
     ) -> None:
         socket_path = client_socket_path(socket_path, tool)
+        self._connect_timeout = connect_timeout
         self.socket_path = socket_path
         self._tool = tool
         self._ssh: SshLink | None = None
@@ -109,19 +115,18 @@ class AsyncClient:
         self.hello_result: dict[str, Any] = {}
 
     async def __aenter__(self) -> AsyncClient:
-        if self.socket_path.startswith("ssh://"):
-            from ._ssh_async import open_ssh_link
-            from .ssh import parse_ssh_url, remote_tool
-
-            target = parse_ssh_url(self.socket_path)
-            self._ssh = await open_ssh_link(target, remote_tool(target, self._tool), None)
-            self._stream = self._ssh
-        else:
-            path = prepare_socket_path(self.socket_path)
-            try:
-                self._stream = await anyio.connect_unix(path)
-            except OSError as exc:
-                raise connect_error(path, exc) from None
+        # One deadline covers connecting (or starting ssh) and hello (rfcs/0002 D-W33): a
+        # daemon that accepts and never answers, or an ssh that hangs, cannot hold the caller.
+        # Two scopes share it, since the task group entered between them outlives both.
+        timeout = self._connect_timeout
+        deadline = math.inf if timeout is None else anyio.current_time() + timeout
+        with anyio.CancelScope(deadline=deadline) as connecting:
+            await self._connect()
+        if connecting.cancelled_caught:
+            if self._stream is not None:
+                with anyio.CancelScope(shield=True):
+                    await self._stream.aclose()
+            raise self._unresponsive()
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         try:
@@ -132,7 +137,10 @@ class AsyncClient:
             self._io_scopes.append(await self._tg.start(self._in_scope, self._read_loop))
             self._io_scopes.append(await self._tg.start(self._in_scope, self._write_loop))
             await self._send(self._core.start(self._hello))
-            await self._hello_event.wait()
+            with anyio.CancelScope(deadline=deadline) as greeting:
+                await self._hello_event.wait()
+            if greeting.cancelled_caught:
+                raise self._unresponsive()
             if self._failure is not None and not self._core.hello_done:
                 raise self._failure
             self.hello_result = self._core.hello()
@@ -140,6 +148,28 @@ class AsyncClient:
             await self.aclose()
             raise
         return self
+
+    def _unresponsive(self) -> VenomError:
+        assert self._connect_timeout is not None  # only a deadline runs out
+        return unresponsive(self.socket_path, self._connect_timeout)
+
+    async def _connect(self) -> None:
+        """Open the byte stream: a Unix socket, or an ssh child's pipes."""
+        if self.socket_path.startswith("ssh://"):
+            from ._ssh_async import open_ssh_link
+            from .ssh import parse_ssh_url, remote_tool
+
+            target = parse_ssh_url(self.socket_path)
+            self._ssh = await open_ssh_link(
+                target, remote_tool(target, self._tool), self._connect_timeout
+            )
+            self._stream = self._ssh
+        else:
+            path = prepare_socket_path(self.socket_path)
+            try:
+                self._stream = await anyio.connect_unix(path)
+            except OSError as exc:
+                raise connect_error(path, exc) from None
 
     async def __aexit__(
         self,

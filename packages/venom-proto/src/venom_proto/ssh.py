@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from dataclasses import dataclass
 from time import monotonic, sleep
 from typing import TYPE_CHECKING
@@ -208,27 +209,36 @@ class SshChild:
         finally:
             theirs.close()
             os.close(err_w)
-        os.set_blocking(err_r, False)
         self.sock = ours
-        self._stderr_fd: int | None = err_r
         self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()
+        self._stderr_done = threading.Event()
         self.status: int | None = None
+        # ssh may write more than a pipe buffer (64 KiB) during a session (verbose or
+        # banner output); unread, that would stall it and the link with it. The thread owns
+        # and closes the pipe's read end, so no close here races its read.
+        threading.Thread(
+            target=self._pump_stderr, args=(err_r,), name="venom-ssh-stderr", daemon=True
+        ).start()
 
-    def _drain_stderr(self) -> None:
-        fd = self._stderr_fd
-        while fd is not None:
-            try:
-                chunk = os.read(fd, 65536)
-            except BlockingIOError:
-                return
-            except OSError:
-                chunk = b""
-            if not chunk:
-                os.close(fd)
-                self._stderr_fd = fd = None
-                return
-            self._stderr += chunk
-            del self._stderr[:-STDERR_KEPT]
+    def _pump_stderr(self, fd: int) -> None:
+        """Read ssh's stderr until it closes, keeping the last `STDERR_KEPT` bytes."""
+        try:
+            while chunk := os.read(fd, 65536):
+                with self._stderr_lock:
+                    self._stderr += chunk
+                    del self._stderr[:-STDERR_KEPT]
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+            self._stderr_done.set()
+
+    def _stderr_tail(self, wait: float) -> bytes:
+        """What ssh wrote last, after waiting up to ``wait`` s for it to close its stderr."""
+        self._stderr_done.wait(wait)
+        with self._stderr_lock:
+            return bytes(self._stderr)
 
     def _reap(self, wait: float) -> bool:
         """Collect the exit status, waiting up to ``wait`` seconds; True once reaped."""
@@ -249,8 +259,8 @@ class SshChild:
     def failure(self, *, after_hello: bool) -> VenomError:
         """Why the link ended, for the error the client raises: waits briefly for ssh's exit."""
         self._reap(1.0)
-        self._drain_stderr()
-        return ssh_failure(self.target, self.status, bytes(self._stderr), after_hello=after_hello)
+        tail = self._stderr_tail(0.5 if self.status is not None else 0.0)
+        return ssh_failure(self.target, self.status, tail, after_hello=after_hello)
 
     def close(self) -> None:
         """Close the link and reap ssh (killing it after `EXIT_GRACE` seconds); idempotent."""
@@ -261,7 +271,3 @@ class SshChild:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
             self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
-        self._drain_stderr()
-        if self._stderr_fd is not None:
-            os.close(self._stderr_fd)
-            self._stderr_fd = None

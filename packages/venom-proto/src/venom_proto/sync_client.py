@@ -14,12 +14,14 @@ from time import monotonic, sleep
 
 from ._client_core import ClientCore, hello_params, raise_for
 from ._client_paths import (
+    CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
     client_socket_path,
     connect_error,
     disconnected,
     prepare_socket_path,
+    unresponsive,
 )
 from ._core.errors import VenomError
 from ._core.replies import Reply
@@ -38,9 +40,6 @@ if TYPE_CHECKING:
 __all__ = ("CONNECT_TIMEOUT", "StreamCall", "SyncClient")
 
 _RECV = 65536
-#: Default bound, in seconds, on connecting and completing hello (rfcs/0002-wire-decisions.md):
-#: RFC-0002 §3's bound on a server waiting for hello, seen from the client.
-CONNECT_TIMEOUT = 10.0
 #: First and longest pause between connect attempts while the daemon's listen backlog is full.
 _RETRY_FIRST, _RETRY_MAX = 0.001, 0.05
 
@@ -175,12 +174,8 @@ class SyncClient:
         sock.settimeout(left if self._timeout is None else min(left, self._timeout))
 
     def _unresponsive(self) -> VenomError:
-        path = self.socket_path
-        return VenomError(
-            "unavailable.unresponsive",
-            f"the daemon at {path} did not complete hello within {self._connect_timeout:g} s",
-            {"socket": path, "timeout": self._connect_timeout},
-        )
+        assert self._connect_timeout is not None  # only a deadline runs out
+        return unresponsive(self.socket_path, self._connect_timeout)
 
     def _timed_out(self, what: str) -> VenomError:
         """The error for a socket timeout: the connect deadline's, or ``timeout``'s."""

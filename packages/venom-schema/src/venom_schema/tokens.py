@@ -17,7 +17,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -28,6 +28,7 @@ from .grants import write_private
 __all__ = (
     "ISSUABLE_GRANTS",
     "MAX_EXPIRES_IN",
+    "MAX_STORE_BYTES",
     "MAX_TOKENS",
     "TOKEN_PREFIX",
     "IssuedToken",
@@ -51,7 +52,8 @@ MAX_EXPIRES_IN = 315_360_000
 _FLOOR = frozenset({"none", "read"})
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TEXT = re.compile(r"vt1_([0-9a-f]{12})_([0-9a-f]{64})\Z")
-_MAX_FILE = 4 * 1024 * 1024
+#: The largest store file read or written; 1024 entries take about 300 KiB (rfcs/0005 §7.3).
+MAX_STORE_BYTES = 4 * 1024 * 1024
 
 TokenState = Literal["active", "expired", "revoked", "unknown"]
 
@@ -192,9 +194,11 @@ def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
     """The store's entries, and why the file was not trusted (None when it was, or is absent).
 
     The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
-    else could write would let them mint grants.
+    else could write would let them mint grants. ``O_NONBLOCK`` keeps a FIFO with no writer
+    from holding the open, and at most `MAX_STORE_BYTES` + 1 bytes are read, whatever the file
+    claims its size is.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
@@ -207,11 +211,17 @@ def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
             return [], "it is not a regular file"
         if st.st_uid != os.getuid() or st.st_mode & 0o077:
             return [], f"it is owned by uid {st.st_uid} with mode {st.st_mode & 0o777:o}, not 600"
-        if st.st_size > _MAX_FILE:
-            return [], f"it is {st.st_size} bytes; the limit is {_MAX_FILE}"
+        if st.st_size > MAX_STORE_BYTES:
+            return [], f"it is {st.st_size} bytes; the limit is {MAX_STORE_BYTES}"
         chunks = []
-        while chunk := os.read(fd, 65536):
+        left = MAX_STORE_BYTES + 1  # one byte more tells a file that grew past the limit
+        while left > 0 and (chunk := os.read(fd, min(left, 65536))):
             chunks.append(chunk)
+            left -= len(chunk)
+        if left <= 0:
+            return [], f"it is larger than the limit of {MAX_STORE_BYTES} bytes"
+    except OSError as exc:
+        return [], f"cannot read it ({exc.strerror or exc})"
     finally:
         os.close(fd)
     try:
@@ -262,6 +272,22 @@ class TokenStore:
         self, name: str, grants: list[str], expires_in: int | None = None
     ) -> tuple[IssuedToken, str]:
         """Create and save a token; returns its entry and its text (shown once)."""
+        entry, text, undo = self.stage_issue(name, grants, expires_in)
+        try:
+            self.save()
+        except BaseException:
+            undo()
+            raise
+        return entry, text
+
+    def stage_issue(
+        self, name: str, grants: list[str], expires_in: int | None = None
+    ) -> tuple[IssuedToken, str, Callable[[], None]]:
+        """`issue` in memory only: the entry, its text, and a call that undoes the change.
+
+        The caller saves `document` (off the event loop, in the daemon) and undoes the change
+        if that fails, so memory never holds what the file lacks once the caller returns.
+        """
         if not _NAME.match(name):
             raise VenomError(
                 "invalid_params.name",
@@ -288,7 +314,7 @@ class TokenStore:
                 f"a token named {name!r} exists; revoke it first",
                 {"name": name},
             )
-        self._make_room()
+        evicted = self._make_room()
         now = int(time.time())
         token_id = secrets.token_hex(6)
         while token_id in self._by_id:
@@ -303,16 +329,18 @@ class TokenStore:
             expires=None if expires_in is None else now + expires_in,
         )
         self._by_id[token_id] = entry
-        try:
-            self.save()
-        except BaseException:
-            del self._by_id[token_id]
-            raise
-        return entry, f"{TOKEN_PREFIX}{token_id}_{secret}"
 
-    def _make_room(self) -> None:
+        def undo() -> None:
+            self._by_id.pop(token_id, None)
+            if evicted is not None:
+                self._by_id[evicted.id] = evicted
+
+        return entry, f"{TOKEN_PREFIX}{token_id}_{secret}", undo
+
+    def _make_room(self) -> IssuedToken | None:
+        """Drop the oldest inactive entry when the store is full; returns it."""
         if len(self._by_id) < MAX_TOKENS:
-            return
+            return None
         stale = sorted(
             (e for e in self._by_id.values() if e.state() != "active"),
             key=lambda e: e.revoked or e.expires or e.created,
@@ -323,20 +351,29 @@ class TokenStore:
                 f"{MAX_TOKENS} tokens are active, the limit; revoke some first",
                 {"limit": MAX_TOKENS},
             )
-        del self._by_id[stale[0].id]
+        return self._by_id.pop(stale[0].id)
 
     def revoke(self, name: str) -> IssuedToken:
         """Revoke the active token called ``name`` and save; ``not_found.token`` if none."""
+        entry, undo = self.stage_revoke(name)
+        try:
+            self.save()
+        except BaseException:
+            undo()
+            raise
+        return entry
+
+    def stage_revoke(self, name: str) -> tuple[IssuedToken, Callable[[], None]]:
+        """`revoke` in memory only (it applies at once); returns the entry and an undo."""
         entry = self._active(name)
         if entry is None:
             raise VenomError("not_found.token", f"no active token named {name!r}", {"name": name})
         entry.revoked = int(time.time())
-        try:
-            self.save()
-        except BaseException:
+
+        def undo() -> None:
             entry.revoked = None
-            raise
-        return entry
+
+        return entry, undo
 
     def grants_for(self, text: str) -> TokenGrants | frozenset[str]:
         """What a connection presenting ``text`` holds: the token's live set, or the floor."""
@@ -346,8 +383,15 @@ class TokenStore:
             return _UNKNOWN
         return TokenGrants(entry)
 
-    def save(self) -> None:
-        """Write the store atomically with mode 0600 (rfcs/0005 §7.3)."""
-        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+    def document(self) -> bytes:
+        """The store file's bytes for the entries held now."""
         document = {"version": 1, "tokens": [e.to_record() for e in self]}
-        write_private(self.path, json.dumps(document, indent=1, sort_keys=True).encode() + b"\n")
+        return json.dumps(document, indent=1, sort_keys=True).encode() + b"\n"
+
+    def save(self) -> None:
+        """Write the store atomically with mode 0600 (rfcs/0005 §7.3); this blocks.
+
+        The daemon does not call it: it writes `document` in a file worker (rfcs/0006).
+        """
+        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+        write_private(self.path, self.document())

@@ -2,30 +2,50 @@
 
 The store is `venom_schema.tokens.TokenStore`; this module adapts it to the daemon's verbs.
 A token's text appears in ``token.issue``'s result and nowhere else: never in a log line.
+
+The store file is written as ``config.toml`` is (`venom_gen.daemon.files`): in a file worker,
+never on the event loop, atomically by rename with mode 0600, through a locked temporary file
+that a later start removes if a killed daemon left it. One lock serializes the changes, so
+parallel ``token.issue`` and ``token.revoke`` calls each land in the file and none is lost.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anyio
+
 from venom_proto import VenomError
-from venom_schema.tokens import TokenStore, rfc3339, store_path
+from venom_schema.tokens import MAX_STORE_BYTES, TokenStore, rfc3339, store_path
+
+from .files import FileWorkers, remove_stale, write_atomic
 
 if TYPE_CHECKING:
     from venom_proto import Call
     from venom_schema.model import JsonObject
 
-__all__ = ("TokenVerbs",)
+__all__ = ("TEMP_PREFIX", "TokenVerbs")
+
+#: Temporary files beside ``tokens.json`` are ``.tokens.<16 hex digits>.tmp``.
+TEMP_PREFIX = ".tokens."
 
 
 class TokenVerbs:
     """The daemon's issued tokens and the three verbs that manage them."""
 
     def __init__(self, tool: str, environ: Mapping[str, str] | None = None) -> None:
+        # Read once at start-up, before the daemon serves; the read cannot block (a FIFO, a
+        # huge file and a symlink are refused) and is bounded by MAX_STORE_BYTES.
         self.store = TokenStore(store_path(tool, environ))
+        self._path = Path(self.store.path)
         self._log = logging.getLogger(tool)
+        self._workers = FileWorkers()
+        self._lock = anyio.Lock()
+        remove_stale(self._path.parent, TEMP_PREFIX)  # left by a daemon killed mid-write
         if self.store.problem is not None:
             self._log.warning(
                 "ignoring the token store %s: %s; no issued token is valid until it is fixed "
@@ -34,25 +54,46 @@ class TokenVerbs:
                 self.store.problem,
             )
 
-    def _saving(self, exc: OSError) -> VenomError:
-        reason = str(exc.strerror or exc)
+    def _failed(self, reason: str) -> VenomError:
         return VenomError(
             "failed.write",
             f"cannot write {self.store.path}: {reason}",
             {"path": self.store.path, "reason": reason},
         )
 
-    def issue(self, call: Call, params: JsonObject) -> JsonObject:
+    def _write(self, data: bytes) -> None:
+        self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        write_atomic(self._path, data, 0o600, prefix=TEMP_PREFIX)
+
+    async def _commit(self, undo: Callable[[], None]) -> None:
+        """Save the store as it is now, or undo the staged change and raise ``failed.write``.
+
+        Shielded: once the write starts, a cancelled caller waits for it, so memory and the
+        file agree whichever way it ends.
+        """
+        data = self.store.document()
+        try:
+            if len(data) > MAX_STORE_BYTES:  # unreachable with MAX_TOKENS entries; kept bounded
+                raise self._failed(f"the store would exceed {MAX_STORE_BYTES} bytes")
+            with anyio.CancelScope(shield=True):
+                await self._workers.run(partial(self._write, data))
+        except OSError as exc:
+            undo()
+            raise self._failed(str(exc.strerror or exc)) from exc
+        except BaseException:
+            undo()
+            raise
+
+    async def issue(self, call: Call, params: JsonObject) -> JsonObject:
         """``token.issue``: a new token; its text is in this result only."""
         expires_in = params.get("expires_in")
-        try:
-            entry, text = self.store.issue(
+        async with self._lock:
+            entry, text, undo = self.store.stage_issue(
                 str(params["name"]),
                 [str(g) for g in params["grants"]],
                 None if expires_in is None else int(expires_in),
             )
-        except OSError as exc:
-            raise self._saving(exc) from exc
+            await self._commit(undo)
         self._log.info("issued token %s (%s)", entry.name, entry.id)
         view = entry.describe()
         del view["state"]
@@ -62,12 +103,11 @@ class TokenVerbs:
         """``token.list``: every stored token, oldest first, without secrets."""
         return {"tokens": [entry.describe() for entry in self.store]}
 
-    def revoke(self, call: Call, params: JsonObject) -> JsonObject:
+    async def revoke(self, call: Call, params: JsonObject) -> JsonObject:
         """``token.revoke``: the named token stops counting, on open connections too."""
-        try:
-            entry = self.store.revoke(str(params["name"]))
-        except OSError as exc:
-            raise self._saving(exc) from exc
+        async with self._lock:
+            entry, undo = self.store.stage_revoke(str(params["name"]))
+            await self._commit(undo)
         self._log.info("revoked token %s (%s)", entry.name, entry.id)
         assert entry.revoked is not None
         return {"name": entry.name, "id": entry.id, "revoked": rfc3339(entry.revoked)}
