@@ -30,7 +30,7 @@ from typing import (
 )
 
 from venom_proto import StreamCall, SyncClient, VenomError
-from venom_proto.conventions import owner_auth, resolve_socket_path
+from venom_proto.conventions import client_auth, resolve_socket_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient, AsyncStreamCall
@@ -695,7 +695,8 @@ class VenomEchoClient:
             socket: The socket path. By default (RFC-0002 §2.3) the value of
                 ``$VENOM_ECHO_SOCKET``, else
                 ``venom-echo.sock`` in the user's runtime directory.
-            auth: ``hello.auth``; by default the owner token beside the socket, when readable.
+            auth: ``hello.auth``; by default ``$VENOM_ECHO_TOKEN`` when set, else the owner token
+                beside a local socket, when readable (rfcs/0006 §4).
             client_name: The client name sent in hello.
             client_version: The client version sent in hello.
             timeout: Seconds to wait for each read or write; by default no limit.
@@ -705,7 +706,7 @@ class VenomEchoClient:
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=owner_auth(path) if auth is None else auth,
+            auth=client_auth(TOOL, path) if auth is None else auth,
             timeout=timeout,
         )
         return cls(client)
@@ -1120,7 +1121,8 @@ class AsyncVenomEchoClient:
             socket: The socket path. By default (RFC-0002 §2.3) the value of
                 ``$VENOM_ECHO_SOCKET``, else
                 ``venom-echo.sock`` in the user's runtime directory.
-            auth: ``hello.auth``; by default the owner token beside the socket, when readable.
+            auth: ``hello.auth``; by default ``$VENOM_ECHO_TOKEN`` when set, else the owner token
+                beside a local socket, when readable (rfcs/0006 §4).
             client_name: The client name sent in hello.
             client_version: The client version sent in hello.
         """
@@ -1131,7 +1133,7 @@ class AsyncVenomEchoClient:
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=owner_auth(path) if auth is None else auth,
+            auth=client_auth(TOOL, path) if auth is None else auth,
         )
         return cls(client)
 

@@ -22,7 +22,7 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from venom_mcp._deps import VenomError
-from venom_proto.conventions import env_var, owner_auth, token_path
+from venom_proto.conventions import client_auth, owner_auth, token_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient
@@ -161,9 +161,7 @@ class Links:
         if self.token is not None:
             return {"token": self.token}
         if self.tool is not None:
-            env_token = os.environ.get(env_var(self.tool, "TOKEN"), "").strip()
-            if env_token:
-                return {"token": env_token}  # rfcs/0006 §4, for a local socket too
+            return client_auth(self.tool, self.socket_path)  # rfcs/0006 §4
         if self.socket_path.startswith("ssh://"):
             return None  # AsyncClient then reads <TOOL>_TOKEN itself
         return owner_auth(self.socket_path)

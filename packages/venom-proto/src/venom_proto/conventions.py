@@ -36,7 +36,9 @@ __all__ = (
     "TOOL_NAME_PATTERN",
     "WIRE_NAME_PATTERN",
     "check_tool_name",
+    "client_auth",
     "default_runtime_dir",
+    "env_token_auth",
     "env_var",
     "is_name_component",
     "is_tool_name",
@@ -162,6 +164,25 @@ def owner_auth(socket_path: str) -> dict[str, Any] | None:
     daemon then treats the caller as unknown, with the read-only grants (rfcs/0005 §3)."""
     token = read_owner_token(socket_path)
     return None if token is None else {"token": token}
+
+
+def env_token_auth(tool: str, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """``{"token": $<TOOL>_TOKEN}`` for ``hello.auth`` when the variable is set (rfcs/0006 §4)."""
+    env = os.environ if environ is None else environ
+    token = env.get(env_var(tool, "TOKEN"), "").strip()
+    return {"token": token} if token else None
+
+
+def client_auth(
+    tool: str, socket_path: str, environ: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """``hello.auth`` for a client of ``tool``: ``<TOOL>_TOKEN`` when set, else, for a local
+    socket, the owner token beside it (rfcs/0005 §3); a remote daemon's token file is not ours
+    to read (rfcs/0006 §4), so an ``ssh://`` socket without the variable gets None."""
+    auth = env_token_auth(tool, environ)
+    if auth is not None or socket_path.startswith("ssh://"):
+        return auth
+    return owner_auth(socket_path)
 
 
 def mcp_name(wire: str) -> str:

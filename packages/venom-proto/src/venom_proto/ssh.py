@@ -147,11 +147,9 @@ def ssh_argv(
 
 def token_auth(tool: str, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
     """``{"token": $<TOOL>_TOKEN}`` for ``hello.auth`` when the variable is set (rfcs/0006 §4)."""
-    from .conventions import env_var
+    from .conventions import env_token_auth
 
-    env = os.environ if environ is None else environ
-    token = env.get(env_var(tool, "TOKEN"), "").strip()
-    return {"token": token} if token else None
+    return env_token_auth(tool, environ)
 
 
 def ssh_failure(

@@ -9,7 +9,7 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 from __future__ import annotations
 
 from venom_proto import VenomError
-from venom_proto.conventions import env_var, owner_auth
+from venom_proto.conventions import client_auth, env_var, owner_auth
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 __all__ = (
     "CONNECT_TIMEOUT",
     "call_daemon",
-    "client_auth",
     "connect_timeout",
     "exit_status",
     "sync_connect",
@@ -89,17 +88,6 @@ def connect_timeout(tool: str, environ: Mapping[str, str]) -> float:
 def remote(socket_path: str) -> bool:
     """Whether ``socket_path`` names a daemon on another host (rfcs/0006)."""
     return socket_path.startswith("ssh://")
-
-
-def client_auth(
-    tool: str, socket_path: str, environ: Mapping[str, str] | None
-) -> dict[str, Any] | None:
-    """``hello.auth``: ``<TOOL>_TOKEN`` when set, else for a local socket the owner token file
-    beside it (rfcs/0006 §4); a remote daemon's token file is not ours to read."""
-    token = (environ or {}).get(env_var(tool, "TOKEN"), "").strip()
-    if token:
-        return {"token": token}
-    return None if remote(socket_path) else owner_auth(socket_path)
 
 
 def exit_status(verb: Verb, result: Any) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from venom_gen.cli import flag_value
 from venom_gen.cli._output import printable
 from venom_proto import SyncClient, VenomError
-from venom_proto.conventions import env_var, load_cache_info, owner_auth, resolve_socket_path
+from venom_proto.conventions import client_auth, load_cache_info, resolve_socket_path
 
 from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
 
@@ -39,8 +39,7 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
             checks.append({"name": "transport", "status": "ok", "message": via})
         else:
             checks += filesystem_checks(tool, path)
-        token = environ.get(env_var(tool, "TOKEN"), "").strip()
-        auth = {"token": token} if token else None if remote else owner_auth(path)
+        auth = client_auth(tool, path, environ)
 
         def hello() -> Mapping[str, Any]:
             with SyncClient(

@@ -132,6 +132,7 @@ def render_client(model: Model) -> str:
         "__TOOL__": py_str(tool),
         "__TOOL_NAME__": tool,
         "__ENV__": env_var(tool, "SOCKET"),
+        "__TOKEN_ENV__": env_var(tool, "TOKEN"),
         "__DIGEST__": py_str(schema),
         "__CLIENT_NAME__": py_str(tool + "-client"),
     }

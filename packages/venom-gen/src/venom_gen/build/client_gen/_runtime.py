@@ -18,7 +18,7 @@ __all__ = (
 )
 
 #: The local conventions a generated client runs on, all public in venom-proto.
-CONVENTIONS_IMPORT = "from venom_proto.conventions import owner_auth, resolve_socket_path"
+CONVENTIONS_IMPORT = "from venom_proto.conventions import client_auth, resolve_socket_path"
 
 _ALWAYS_TYPING = (
     "TYPE_CHECKING",
@@ -136,7 +136,8 @@ _CONNECT_DOC = """
             socket: The socket path. By default (RFC-0002 §2.3) the value of
                 ``$__ENV__``, else
                 ``__TOOL_NAME__.sock`` in the user's runtime directory.
-            auth: ``hello.auth``; by default the owner token beside the socket, when readable.
+            auth: ``hello.auth``; by default ``$__TOKEN_ENV__`` when set, else the owner token
+                beside a local socket, when readable (rfcs/0006 §4).
             client_name: The client name sent in hello.
             client_version: The client version sent in hello."""
 
@@ -172,7 +173,7 @@ __CONNECT_DOC__
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=owner_auth(path) if auth is None else auth,
+            auth=client_auth(TOOL, path) if auth is None else auth,
             timeout=timeout,
         )
         return cls(client)
@@ -230,7 +231,7 @@ __CONNECT_DOC__
             path,
             client_name=client_name,
             client_version=client_version,
-            auth=owner_auth(path) if auth is None else auth,
+            auth=client_auth(TOOL, path) if auth is None else auth,
         )
         return cls(client)
 
