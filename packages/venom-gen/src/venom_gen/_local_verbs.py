@@ -114,6 +114,10 @@ def default_man_dir(environ: Mapping[str, str]) -> Path:
 
 
 def _install(pages: Path, target: Path) -> tuple[int, int]:
+    # The daemon's own atomic writer: never a half-written page, never through a link, and no
+    # temporary file left behind when a write fails.
+    from venom_gen.daemon.files import write_atomic
+
     sources = sorted(pages.glob("*.1"))
     try:
         target.mkdir(parents=True, exist_ok=True)
@@ -127,9 +131,7 @@ def _install(pages: Path, target: Path) -> tuple[int, int]:
             unchanged = destination.is_file() and not destination.is_symlink()
             if unchanged and destination.read_bytes() == data:
                 continue
-            scratch = destination.with_name(f".{destination.name}.{os.getpid()}.tmp")
-            scratch.write_bytes(data)
-            os.replace(scratch, destination)  # never a half-written page, never through a link
+            write_atomic(destination, data, 0o644, prefix=f".{destination.name}.")
         except OSError as exc:
             raise _write_error(destination, exc) from None
         written += 1
