@@ -157,6 +157,7 @@ def test_a_removed_parameter_fails(demo: Demo, capsys: pytest.CaptureFixture[str
     code, out = demo.check(capsys)
     assert code == 1
     assert "demo.Widget.__init__: Parameter was removed: colour" in out
+    assert "1 breaking, 0 compatible changes: needs 0.2.0, is 0.1.0" in out  # not counted twice
 
 
 @pytest.mark.parametrize(

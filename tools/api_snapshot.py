@@ -330,11 +330,14 @@ def compare(old: Snapshot, new: Snapshot) -> Diff:
             continue
         if old_api == new_api:
             continue
-        breakages = griffe.find_breaking_changes(_stub(module, old_api), _stub(module, new_api))
+        breakages = list(
+            griffe.find_breaking_changes(_stub(module, old_api), _stub(module, new_api))
+        )
         diff.breaking += sorted({_describe(b) for b in breakages})
+        broken = {b.obj.path.removeprefix(module + ".").partition(".")[0] for b in breakages}
         for name in sorted(new_api.keys() - old_api.keys()):
             diff.compatible.append(f"{module}.{name}: added")
-        for name in sorted(old_api.keys() & new_api.keys()):
+        for name in sorted(old_api.keys() & new_api.keys() - broken):
             if old_api[name] != new_api[name]:
                 diff.compatible.append(f"{module}.{name}: changed")
     for module in sorted(new.modules.keys() - old.modules.keys()):
