@@ -13,9 +13,10 @@ it from the source, statically. ``--check`` reads the tree the same way and comp
 
 A change passes only when the package's version in its ``pyproject.toml`` says so against the
 snapshot's (SemVer; docs/releasing.md "The API gate"): a breaking one needs the next minor for
-0.x (0.1.3 -> 0.2.0), else the next major; a compatible one the next patch for 0.x, else the next
-minor. ``--update`` retakes the snapshots (at release), and refuses a change the version does not
-allow, so it cannot be used to silence the check.
+0.x (0.1.3 -> 0.2.0), else the next major; a compatible one passes at the snapshot's version
+(the release will bump) or from the next patch for 0.x, else the next minor. ``--update``
+retakes the snapshots (at release), and refuses a change the version does not allow, so it
+cannot be used to silence the check.
 
     python -m tools.api_snapshot --check  [--package NAME]...
     python -m tools.api_snapshot --update [--package NAME]...
@@ -448,7 +449,11 @@ def verdicts(
 
 
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tools.api_snapshot", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.api_snapshot",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="compare the tree with the snapshots")
     mode.add_argument("--update", action="store_true", help="retake the snapshots (at release)")
