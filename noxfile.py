@@ -78,7 +78,8 @@ def isolation(session: nox.Session) -> None:
 
 @nox.session(name="release-check", python=PYTHON)
 def release_check(session: nox.Session) -> None:
-    """Every package built, its metadata checked, its wheel tested alone and at lowest versions.
+    """Every package's API against its snapshot (api/), each built, its metadata checked, its
+    wheel tested alone and at lowest versions.
 
     ``-- ARGS`` go to each package's pytest run; ``python -m tools.release_check --help``
     chooses packages (see docs/releasing.md).

@@ -2,6 +2,8 @@
 
 For each package (``--package NAME`` to choose; all by default):
 
+0. **api**: its public API against its snapshot, ``api/<package>.json``: a breaking change
+   needs the version bump that says so (tools/api_snapshot.py);
 1. **build**: ``uv build --package NAME --no-sources``, a wheel and an sdist;
 2. **metadata**: both archives checked (tools/release_metadata.py);
 3. **alone**: the wheel installed, not editable, into a fresh venv with only its declared
@@ -39,6 +41,7 @@ from pathlib import Path
 
 from packaging.utils import canonicalize_name
 
+from tools.api_snapshot import verdicts
 from tools.release_lowest import build_release, picks
 from tools.release_metadata import check_sdist, check_wheel
 from tools.workspace import ROOT, Member, closure, members
@@ -347,6 +350,10 @@ def main(argv: Sequence[str]) -> int:
     checker = Checker(out, every, pytest_args)
     reports = {m.name: Report(m) for m in needed}
     start = time.monotonic()
+    for verdict in verdicts(chosen):  # first: a second, where the rest takes minutes
+        reports[canonicalize_name(verdict.package)].add("api", verdict.ok, verdict.summary)
+        for problem in verdict.problems:
+            print(f"    {problem}", file=sys.stderr, flush=True)
     builds = [checker.build(m, reports[m.name]) for m in needed]  # every one, not the first
     built = all(builds)
     if built:
