@@ -1,4 +1,4 @@
-"""`DaemonProcess`: the product's real daemon, as a subprocess on a real Unix socket."""
+"""`DaemonProcess`: a product's real daemon (or any daemon command) on a real Unix socket."""
 
 from __future__ import annotations
 
