@@ -130,7 +130,7 @@ class DaemonProcess:
         if self.running:
             raise RuntimeError("the daemon is already running")
         if self.proc is not None:
-            self.proc.wait()  # it ended by itself: reaped, its status read already or not
+            self.proc.wait()  # it ended by itself; reap it before starting anew
         self.token_at_first_connect = None
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
