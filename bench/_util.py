@@ -10,17 +10,17 @@ import contextlib
 import json
 import math
 import os
-import signal
-import socket
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from venom_gen.testing import DaemonProcess
 
 __all__ = (
     "PYTHON",
@@ -36,13 +36,14 @@ __all__ = (
     "process_cpu",
     "run_daemon",
     "short_tmpdir",
-    "wait_socket",
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The interpreter running the bench: the workspace venv's python under nox and `uv run`.
 PYTHON = sys.executable
 VENV_BIN = Path(sys.executable).parent
+#: The bound on a daemon's start and on its stop, in seconds.
+DAEMON_TIMEOUT = 15.0
 
 
 def _cpu_sides() -> tuple[set[int], set[int]] | None:
@@ -158,19 +159,6 @@ def isolated_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def wait_socket(path: str, proc: subprocess.Popen[bytes], timeout: float = 15.0) -> None:
-    """Block until something accepts connections at ``path`` (or the daemon dies)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daemon exited with {proc.returncode} before listening")
-        with contextlib.suppress(OSError), socket.socket(socket.AF_UNIX) as s:
-            s.connect(path)
-            return
-        time.sleep(0.02)
-    raise TimeoutError(f"nothing listening at {path}")
-
-
 @dataclass(frozen=True)
 class Daemon:
     """A running daemon: its name in the tables, its socket and its process id."""
@@ -182,24 +170,24 @@ class Daemon:
 
 @contextlib.contextmanager
 def run_daemon(name: str, argv: Sequence[str], sock: str, env: dict[str, str]) -> Iterator[Daemon]:
-    """Run a daemon subprocess serving at ``sock`` for the duration of the block."""
-    proc = subprocess.Popen(
-        list(argv),
+    """Run a daemon subprocess serving at ``sock`` for the duration of the block: the test
+    kit's `DaemonProcess`, ready once ``sock`` accepts (a baseline writes no owner token)."""
+    with DaemonProcess(
+        tool=_tool_name(name),
+        argv=argv,
+        socket=sock,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        owner_token=False,
         preexec_fn=pinned("server"),
-    )
-    try:
-        wait_socket(sock, proc)
-        yield Daemon(name, sock, proc.pid)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+        timeout=DAEMON_TIMEOUT,
+    ) as running:
+        yield Daemon(name, sock, running.pid)
+
+
+def _tool_name(name: str) -> str:
+    """``name`` in a table as a tool name (RFC-0002 §2.3), which the test kit names a daemon by:
+    ``venom_proto demo`` -> ``venom-proto-demo``."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:32] or "daemon"
 
 
 @contextlib.contextmanager

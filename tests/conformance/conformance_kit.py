@@ -5,17 +5,16 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
-import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from venom_gen.testing import DaemonProcess, DaemonStartError, PrivateDirs
 
 TIMEOUT = 10.0
 NOT_APPLICABLE = "not applicable: "
@@ -26,8 +25,8 @@ def not_applicable(reason: str) -> None:
     pytest.skip(NOT_APPLICABLE + reason)
 
 
-class StartError(Exception):
-    """The daemon under test did not start (it exited, or never listened)."""
+#: The daemon under test did not start (it exited, or never listened); the message has its log.
+StartError = DaemonStartError
 
 
 class Target:
@@ -58,108 +57,119 @@ class Resources:
 
     def __init__(self) -> None:
         self.procs: list[subprocess.Popen[bytes]] = []
-        self.dirs: list[Path] = []
+        self.daemons: list[DaemonProcess] = []
+        self.dirs: list[PrivateDirs] = []
 
-    def mkdtemp(self, prefix: str) -> Path:
-        # Short, under /tmp: a socket path must fit sun_path (RFC-0002 §2.3).
-        path = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
-        self.dirs.append(path)
-        return path
+    def private_dirs(self, prefix: str) -> PrivateDirs:
+        # The test kit's: short, so a socket path fits sun_path (RFC-0002 §2.3).
+        dirs = PrivateDirs(prefix)
+        self.dirs.append(dirs)
+        return dirs
 
-    def release(self, path: Path) -> None:
-        shutil.rmtree(path, ignore_errors=True)
-        if path in self.dirs:
-            self.dirs.remove(path)
+    def release(self, dirs: PrivateDirs) -> None:
+        dirs.remove()
+        if dirs in self.dirs:
+            self.dirs.remove(dirs)
 
     def popen(self, argv: Sequence[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        """A CLI process, reaped at the end of the run."""
         proc: subprocess.Popen[bytes] = subprocess.Popen(list(argv), **kwargs)
         self.procs.append(proc)
         return proc
 
     def cleanup(self) -> None:
+        while self.daemons:
+            reap(self.daemons.pop())
         while self.procs:
-            reap(self.procs.pop())
+            proc = self.procs.pop()
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(TIMEOUT)
+            for pipe in (proc.stdout, proc.stderr, proc.stdin):
+                if pipe is not None:
+                    pipe.close()
         while self.dirs:
-            shutil.rmtree(self.dirs.pop(), ignore_errors=True)
+            self.dirs.pop().remove()
 
 
 #: The one tracker of this run (conftest cleans it at session end and at exit).
 RESOURCES = Resources()
 
 
-def reap(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> int:
-    """Stop ``proc`` (``sig``, then SIGKILL after TIMEOUT) and close its pipes."""
+def reap(process: DaemonProcess, sig: int = signal.SIGTERM) -> int:
+    """Stop ``process`` (``sig``, then SIGKILL after TIMEOUT); its status."""
     try:
-        if proc.poll() is None:
-            proc.send_signal(sig)
-        try:
-            return proc.wait(TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            return proc.wait()
-    finally:
-        for pipe in (proc.stdout, proc.stderr, proc.stdin):
-            if pipe is not None:
-                pipe.close()
+        return process.stop(sig)
+    except subprocess.TimeoutExpired:
+        return -signal.SIGKILL  # the kit killed and reaped it; the run goes on
+
+
+class _Process(DaemonProcess):
+    """One start of the daemon under test; a guessed tool name is corrected by the one socket
+    the daemon creates (RFC-0002 §2.3 names it after the tool)."""
+
+    def __init__(self, owner: Daemon, argv: Sequence[str], env: dict[str, str]) -> None:
+        target = owner.target
+        super().__init__(
+            tool=target.tool,
+            argv=argv,
+            command=target.cli,
+            dirs=owner.dirs,
+            socket=owner.socket,
+            owner_token=False,  # a target without rfcs/0005's token is still served
+            timeout=TIMEOUT,
+        )
+        self.env = env
+        self.owner = owner
+        self.adopt = False
+
+    def ready(self) -> bool:
+        if self.adopt and self.owner.target.guessed:
+            self.owner.adopt_socket()
+            self.socket = self.owner.socket
+        return super().ready()
 
 
 class Daemon:
-    """One daemon process on a private runtime directory."""
+    """The daemon under test on private directories (the test kit's); each start is a
+    `DaemonProcess` of the kit."""
 
-    def __init__(self, target: Target, root: Path) -> None:
+    def __init__(self, target: Target, dirs: PrivateDirs) -> None:
         self.target = target
-        self.root = root
-        self.runtime = root / "run"
-        self.env = {
-            **os.environ,
-            "XDG_RUNTIME_DIR": str(self.runtime),
-            "XDG_CONFIG_HOME": str(root / "config"),
-            "XDG_DATA_HOME": str(root / "data"),
-            "XDG_STATE_HOME": str(root / "state"),
-            "HOME": str(root / "home"),
-        }
-        self.env.pop(target.socket_env, None)
+        self.dirs = dirs
+        self.root = dirs.root
+        self.runtime = dirs.runtime
+        base = dict(os.environ)
+        base.pop(target.socket_env, None)
+        self.env = dirs.env(target.tool, base)
         self.socket = str(self.runtime / "venom" / f"{target.tool}.sock")
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.procs: list[subprocess.Popen[bytes]] = []
+        self.proc: DaemonProcess | None = None
+        self.procs: list[DaemonProcess] = []
 
     def start(
         self, *extra: str, wait: bool = True, env: dict[str, str] | None = None
-    ) -> subprocess.Popen[bytes]:
+    ) -> DaemonProcess:
         """Run the daemon; ``wait`` makes it *the* daemon and waits until it listens."""
-        self.runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
-        proc = RESOURCES.popen(
-            [*self.target.daemon, *extra],
-            env={**self.env, **(env or {})},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-        )
-        self.procs.append(proc)
+        process = _Process(self, [*self.target.daemon, *extra], {**self.env, **(env or {})})
+        RESOURCES.daemons.append(process)
+        self.procs.append(process)
+        process.spawn()
         if wait:
-            self.proc = proc
+            self.proc = process
             self.wait_ready()
-        return proc
+        return process
 
     def wait_ready(self, path: str | None = None) -> None:
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline:
-            if self.proc is not None and self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode(errors="replace") if self.proc.stderr else ""
-                raise StartError(f"the daemon exited with status {self.proc.returncode}: {err}")
-            if path is None and self.target.guessed:
-                self._adopt_socket()
-            try:
-                with socket.socket(socket.AF_UNIX) as s:
-                    s.connect(path or self.socket)
-                return
-            except OSError:
-                time.sleep(0.02)
-        raise StartError(f"the daemon did not listen on {path or self.socket} within {TIMEOUT}s")
+        """Wait until *the* daemon listens at ``path`` (default: `socket`, corrected from a
+        guessed tool name); `StartError` if it exits first or does not listen in time."""
+        assert self.proc is not None
+        if isinstance(self.proc, _Process):
+            self.proc.adopt = path is None
+        self.proc.socket = path or self.socket
+        self.proc.wait_ready(poll=0.02)
 
-    def _adopt_socket(self) -> None:
-        """A guessed tool name is corrected by the one socket the daemon created (RFC-0002 §2.3
-        names it after the tool)."""
+    def adopt_socket(self) -> None:
+        """A guessed tool name is corrected by the one socket the daemon created."""
         found = sorted((self.runtime / "venom").glob("*.sock"))
         if len(found) == 1 and str(found[0]) != self.socket:
             self.target.tool = found[0].name.removesuffix(".sock")

@@ -36,6 +36,8 @@ from conformance_kit import (
 )
 from conformance_model import TargetModel, fetch_model, load_model_file
 
+from venom_gen.testing import PrivateDirs
+
 atexit.register(RESOURCES.cleanup)
 
 
@@ -101,8 +103,7 @@ class Suite:
 
     def boot(self) -> None:
         """Start the shared daemon and read its model; any failure ends the run, once."""
-        root = RESOURCES.mkdtemp("vs")
-        d = Daemon(self.target, root)
+        d = Daemon(self.target, RESOURCES.private_dirs("vs"))
         self._daemon = d
         try:
             d.start()
@@ -203,18 +204,24 @@ def _applicable(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def short_root() -> Iterator[Path]:
-    path = RESOURCES.mkdtemp("vc")
+def private_dirs() -> Iterator[PrivateDirs]:
+    """Short private directories of the test kit, removed after the test."""
+    dirs = RESOURCES.private_dirs("vc")
     try:
-        yield path
+        yield dirs
     finally:
-        RESOURCES.release(path)
+        RESOURCES.release(dirs)
 
 
 @pytest.fixture
-def fresh(target: Target, short_root: Path) -> Iterator[Daemon]:
+def short_root(private_dirs: PrivateDirs) -> Path:
+    return private_dirs.root
+
+
+@pytest.fixture
+def fresh(target: Target, private_dirs: PrivateDirs) -> Iterator[Daemon]:
     """A daemon set up but not started; it and every process it started stop after the test."""
-    d = Daemon(target, short_root)
+    d = Daemon(target, private_dirs)
     try:
         yield d
     finally:

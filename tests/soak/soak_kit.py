@@ -12,15 +12,12 @@ import contextlib
 import json
 import os
 import resource
-import signal
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from venom_gen.testing import PrivateDirs
+from venom_gen.testing import DaemonProcess, PrivateDirs
 
 __all__ = (
     "FD_LIMIT",
@@ -71,9 +68,10 @@ def hello_line(*caps: str, token: str | None = None, id_: int | str = "h") -> by
 class EchoDaemon:
     """One ``venom-echo serve --socket PATH`` in the test kit's `PrivateDirs` (short, 0700).
 
-    Not the kit's `DaemonProcess`: the soak tests spawn several daemons on one socket without
-    waiting, set the daemon's own fd limit in the child, and assert the exact files beside
-    the socket, so the socket, lock and token sit alone in ``root`` (the runtime directory).
+    Each start is a `DaemonProcess` of the kit on these directories (`spawn` makes one without
+    waiting, so several can race on one socket); the daemon's own fd limit is set in the
+    child, and the socket, lock and token sit alone in ``root`` (the runtime directory), so
+    the tests can assert the exact files beside the socket.
     """
 
     def __init__(self, nofile: int | None = None) -> None:
@@ -88,24 +86,26 @@ class EchoDaemon:
         self.config_home = self.root / "cfg"
         self.env = self.dirs.env("venom-echo")
         self.env["XDG_CONFIG_HOME"] = str(self.config_home)
-        self.proc: subprocess.Popen[bytes] | None = None
-        #: Whether the token file existed when the socket first accepted a connection.
-        self.token_at_connect: bool | None = None
+        #: The daemon this object serves with (set by `start`, or by a test after `spawn`).
+        self.proc: DaemonProcess | None = None
 
     @property
     def argv(self) -> list[str]:
         return [str(_BIN / "venom-echo"), "serve", "--socket", self.socket]
 
-    def spawn(self) -> subprocess.Popen[bytes]:
+    def spawn(self) -> DaemonProcess:
         """Start a daemon process without waiting; it inherits the raised fd limit."""
-        return subprocess.Popen(
-            self.argv,
+        process = DaemonProcess(
+            tool="venom-echo",
+            argv=self.argv,
+            socket=self.socket,
+            dirs=self.dirs,
             env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
             preexec_fn=raise_fd_limit if self.nofile is None else self._set_fd_limit,
+            timeout=TIMEOUT,
         )
+        process.env = dict(self.env)  # with this object's XDG_CONFIG_HOME, not the kit's
+        return process.spawn()
 
     def _set_fd_limit(self) -> None:
         _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -117,25 +117,18 @@ class EchoDaemon:
         self.wait_ready()
         return self
 
-    def wait_ready(self, timeout: float = TIMEOUT) -> float:
-        """Seconds until the socket accepts a connection; raises if the daemon dies or stalls."""
+    def wait_ready(self) -> float:
+        """Seconds until the socket accepts a connection with the token beside it; raises
+        `DaemonStartError` if the daemon dies or stalls."""
+        assert self.proc is not None
         start = time.monotonic()
-        self.token_at_connect = None
-        while time.monotonic() - start < timeout:
-            if self.proc is not None and self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"daemon exited with {self.proc.returncode}: {err}")
-            try:
-                with socket.socket(socket.AF_UNIX) as s:
-                    s.connect(self.socket)
-                if self.token_at_connect is None:
-                    self.token_at_connect = self.token_file.exists()
-                if self.token_file.exists():
-                    return time.monotonic() - start
-            except OSError:
-                pass
-            time.sleep(0.005)
-        raise TimeoutError("daemon did not start listening")
+        self.proc.wait_ready(poll=0.005)
+        return time.monotonic() - start
+
+    @property
+    def token_at_connect(self) -> bool | None:
+        """Whether the token file existed when the socket first accepted a connection."""
+        return None if self.proc is None else self.proc.token_at_first_connect
 
     @property
     def pid(self) -> int:
@@ -174,17 +167,8 @@ class EchoDaemon:
     def stop(self) -> None:
         """SIGTERM, then SIGKILL after TIMEOUT; idempotent."""
         proc, self.proc = self.proc, None
-        if proc is None:
-            return
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(TIMEOUT)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(TIMEOUT)
-        if proc.stderr is not None:
-            proc.stderr.close()
+        if proc is not None:
+            proc.stop()
 
     def cleanup(self) -> None:
         self.stop()

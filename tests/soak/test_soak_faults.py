@@ -104,18 +104,17 @@ def test_simultaneous_serves_leave_exactly_one_listener() -> None:
         for _ in range(SERVE_RACES):
             a, b = d.spawn(), d.spawn()
             deadline = time.monotonic() + TIMEOUT
-            while a.poll() is None and b.poll() is None and time.monotonic() < deadline:
+            while a.running and b.running and time.monotonic() < deadline:
                 time.sleep(0.01)
-            loser, winner = (a, b) if a.poll() is not None else (b, a)
-            assert loser.wait(TIMEOUT) == 5, loser.stderr.read() if loser.stderr else ""
+            loser, winner = (a, b) if not a.running else (b, a)
+            assert loser.wait(TIMEOUT) == 5, loser.log
             d.proc = winner
             d.wait_ready()
-            assert winner.poll() is None
+            assert winner.running
             assert _listeners(d.socket) == 1
             assert d.lock.read_text().strip() == str(winner.pid)
-            if loser.stderr is not None:
-                assert b"already_running" in loser.stderr.read()
-                loser.stderr.close()
+            assert "already_running" in loser.log
+            loser.stop()
             d.stop()
             assert _listeners(d.socket) == 0
     finally:

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from test_cli_kit import cli, short_dir, write_model
 
+from venom_gen.testing import DaemonProcess, PrivateDirs
+
 __all__ = ("cli", "short_dir")  # fixtures, re-exported for pytest
 
 WAIT = 10.0
@@ -58,52 +60,30 @@ Server("venom-echo", "0.1.0", {"echo": Verb(echo), "count": Verb(count, streams=
 HEAVY = ("pydantic", "pydantic_core", "typer", "click", "mcp", "anyio", "asyncio", "orjson")
 
 
-class Daemon:
-    """A daemon subprocess listening on a short socket path."""
-
-    def __init__(self, argv: list[str], socket_path: str) -> None:
-        self.socket = socket_path
-        self.proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + WAIT
-        while not os.path.exists(socket_path):
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                err = self.proc.stderr.read() if self.proc.stderr else b""
-                self.stop()
-                raise AssertionError(f"daemon did not start: {err!r}")
-            time.sleep(0.01)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=WAIT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=WAIT)
-        if self.proc.stderr:
-            self.proc.stderr.close()
+def _stream_daemon(dirs: PrivateDirs, name: str, log: str) -> Iterator[DaemonProcess]:
+    """The small daemon on ``<root>/<name>.sock``, through the test kit; ``tail`` logs to
+    ``<root>/<log>``."""
+    script = dirs.root / f"{name}.py"
+    script.write_text(STREAM_DAEMON, encoding="utf-8")
+    sock = str(dirs.root / f"{name}.sock")
+    argv = [sys.executable, str(script), sock, str(dirs.root / log)]
+    # The bare server writes no owner token: ready is its socket accepting.
+    with DaemonProcess(
+        tool="venom-echo", argv=argv, socket=sock, dirs=dirs, owner_token=False, timeout=WAIT
+    ) as daemon:
+        yield daemon
 
 
 @pytest.fixture
-def demo(short_dir: Path) -> Iterator[Daemon]:
+def demo(venom_dirs: PrivateDirs) -> Iterator[DaemonProcess]:
     """The small daemon, for its verb ``echo``."""
-    script = short_dir / "demo.py"
-    script.write_text(STREAM_DAEMON, encoding="utf-8")
-    sock = str(short_dir / "demo.sock")
-    daemon = Daemon([sys.executable, str(script), sock, str(short_dir / "demo.log")], sock)
-    yield daemon
-    daemon.stop()
+    yield from _stream_daemon(venom_dirs, "demo", "demo.log")
 
 
 @pytest.fixture
-def streamer(short_dir: Path) -> Iterator[Daemon]:
+def streamer(venom_dirs: PrivateDirs) -> Iterator[DaemonProcess]:
     """A daemon with streaming verbs ``count`` and ``tail``."""
-    script = short_dir / "daemon.py"
-    script.write_text(STREAM_DAEMON, encoding="utf-8")
-    sock = str(short_dir / "s.sock")
-    daemon = Daemon([sys.executable, str(script), sock, str(short_dir / "tail.log")], sock)
-    yield daemon
-    daemon.stop()
+    yield from _stream_daemon(venom_dirs, "daemon", "tail.log")
 
 
 def _env(socket_path: str) -> dict[str, str]:
@@ -114,7 +94,7 @@ def _run(argv: list[str], socket_path: str) -> subprocess.CompletedProcess[bytes
     return subprocess.run(argv, env=_env(socket_path), capture_output=True, timeout=WAIT)
 
 
-def test_cli_process_echo(cli: list[str], demo: Daemon) -> None:
+def test_cli_process_echo(cli: list[str], demo: DaemonProcess) -> None:
     """RFC-0004 §1: `venom-echo echo --text hi` prints {"text":"hi"} and exits 0."""
     res = _run([*cli, "echo", "--text", "hi"], demo.socket)
     assert (res.returncode, res.stdout, res.stderr) == (0, b'{"text":"hi"}\n', b"")
@@ -122,7 +102,7 @@ def test_cli_process_echo(cli: list[str], demo: Daemon) -> None:
     assert (res.returncode, res.stdout) == (0, '{"text":"caf\u00e9"}\n'.encode())
 
 
-def test_cli_process_missing_param(cli: list[str], demo: Daemon) -> None:
+def test_cli_process_missing_param(cli: list[str], demo: DaemonProcess) -> None:
     """RFC-0004 §1 / RFC-0002 §1: `echo --json` prints the missing-param wrapper, exit 2."""
     res = _run([*cli, "echo", "--json"], demo.socket)
     assert res.returncode == 2
@@ -138,14 +118,16 @@ def test_cli_process_not_running(cli: list[str]) -> None:
     assert (res.returncode, res.stdout, res.stderr) == (6, RFC_NOT_RUNNING, b"")
 
 
-def test_cli_process_stream(cli: list[str], streamer: Daemon) -> None:
+def test_cli_process_stream(cli: list[str], streamer: DaemonProcess) -> None:
     """RFC-0002 §7.3: stream items as NDJSON lines; the final ok is not printed."""
     res = _run([*cli, "count", "--n", "3", "--json"], streamer.socket)
     assert (res.returncode, res.stderr) == (0, b"")
     assert res.stdout == b'{"i":0}\n{"i":1}\n{"i":2}\n'
 
 
-def test_cli_process_ctrl_c_cancels(cli: list[str], streamer: Daemon, short_dir: Path) -> None:
+def test_cli_process_ctrl_c_cancels(
+    cli: list[str], streamer: DaemonProcess, short_dir: Path
+) -> None:
     """RFC-0002 §4.4, §7.2: SIGINT cancels the call upstream, prints `cancelled`, exits 8."""
     proc = subprocess.Popen(
         [*cli, "tail"], env=_env(streamer.socket), stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -167,7 +149,7 @@ def test_cli_process_ctrl_c_cancels(cli: list[str], streamer: Daemon, short_dir:
     assert log.read_text(encoding="utf-8") == "cancelled\n"
 
 
-def test_cli_process_broken_pipe(cli: list[str], streamer: Daemon) -> None:
+def test_cli_process_broken_pipe(cli: list[str], streamer: DaemonProcess) -> None:
     """`venom-echo count ... | head -1`: the CLI exits quietly (141) without a traceback."""
     proc = subprocess.Popen(
         [*cli, "count", "--n", "100000"],
@@ -212,7 +194,7 @@ STARTUP_WEIGHT = (
 )
 
 
-def _verb_call_modules(short_dir: Path, demo: Daemon) -> list[str]:
+def _verb_call_modules(short_dir: Path, demo: DaemonProcess) -> list[str]:
     """The modules loaded by one successful ``echo --text hi`` call in a fresh process."""
     probe = short_dir / "probe.py"
     probe.write_text(PROBE, encoding="utf-8")
@@ -224,7 +206,7 @@ def _verb_call_modules(short_dir: Path, demo: Daemon) -> list[str]:
     return modules
 
 
-def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
+def test_cli_process_imports_stay_light(short_dir: Path, demo: DaemonProcess) -> None:
     """A verb call imports no pydantic, typer, mcp, anyio, asyncio, orjson, ZON or generators."""
     modules = _verb_call_modules(short_dir, demo)
     top = {m.split(".")[0] for m in modules}
@@ -237,7 +219,7 @@ def test_cli_process_imports_stay_light(short_dir: Path, demo: Daemon) -> None:
     assert "venom_gen.cli._suggest" not in modules  # "did you mean" only on that error
 
 
-def test_cli_process_skips_slow_stdlib_modules(short_dir: Path, demo: Daemon) -> None:
+def test_cli_process_skips_slow_stdlib_modules(short_dir: Path, demo: DaemonProcess) -> None:
     """A verb call runs on ``_json`` and ``_socket``, never loading json, re, socket.py & co."""
     modules = _verb_call_modules(short_dir, demo)
     assert {"_json", "_socket", "venom_proto.sync_client"} <= set(modules)

@@ -31,6 +31,5 @@ def socket_path(venom_dirs: PrivateDirs) -> str:
 @pytest.fixture
 def daemon(socket_path: str) -> Iterator[Daemon]:
     """The test daemon, running on ``socket_path``."""
-    proc = Daemon(socket_path).start()
-    yield proc
-    proc.stop()
+    with Daemon(socket_path) as running:
+        yield running

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -18,6 +17,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.memory import create_client_server_memory_streams
 from mcp.shared.message import SessionMessage
 
+from venom_gen.testing import DaemonProcess
 from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -112,35 +112,19 @@ def adapter_command(socket_path: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "venom_mcp", str(MODEL_PATH), "--socket", socket_path, *extra]
 
 
-class Daemon:
-    """The test daemon in a subprocess, listening on ``socket_path`` once started."""
+class Daemon(DaemonProcess):
+    """The test daemon on ``socket_path``, through the test kit (`close` stops it and removes
+    its private directories)."""
 
     def __init__(self, socket_path: str, *flags: str) -> None:
-        self.socket_path = socket_path
-        self.flags = flags
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> Daemon:
-        self.proc = subprocess.Popen(
-            [sys.executable, str(DAEMON_SCRIPT), "--socket", self.socket_path, *self.flags],
-            stdout=subprocess.PIPE,
+        super().__init__(
+            tool="venom-echo",
+            argv=[sys.executable, str(DAEMON_SCRIPT), "--socket", socket_path, *flags],
+            socket=socket_path,
+            owner_token=False,  # venom_proto's bare server writes none
+            timeout=WAIT,
         )
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT)
-        assert ready, "test daemon did not start in time"
-        assert self.proc.stdout.readline() == b"READY\n"
-        return self
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(WAIT)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(WAIT)
-        if self.proc is not None and self.proc.stdout is not None:
-            self.proc.stdout.close()
+        self.socket_path = socket_path
 
 
 class RawAdapter:

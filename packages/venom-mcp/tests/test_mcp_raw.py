@@ -108,7 +108,7 @@ async def test_daemon_not_running_then_started(socket_path: str) -> None:
             assert up["result"]["structuredContent"] == {"result": {"text": "x"}}
             assert await mcp.close_stdin_and_wait() == 0
         finally:
-            daemon.stop()
+            daemon.close()
 
 
 async def test_streaming_needs_the_cancel_capability(socket_path: str) -> None:
@@ -123,7 +123,7 @@ async def test_streaming_needs_the_cancel_capability(socket_path: str) -> None:
             assert plain["result"]["isError"] is False
             assert await mcp.close_stdin_and_wait() == 0
     finally:
-        daemon.stop()
+        daemon.close()
 
 
 async def test_token_file_beside_the_socket_is_sent(daemon: Daemon) -> None:

@@ -78,13 +78,13 @@ async def test_daemon_restart_between_calls(socket_path: str) -> None:
             await mcp.initialize()
             first = await mcp.call_tool("echo", {"text": "one"})
             assert first["result"]["isError"] is False
-            daemon.stop()
+            daemon.close()
             daemon = Daemon(socket_path).start()
             second = await mcp.call_tool("echo", {"text": "two"})
             assert tool_result(second) == {"result": {"text": "two"}}
             assert await mcp.close_stdin_and_wait() == 0
     finally:
-        daemon.stop()
+        daemon.close()
 
 
 async def test_daemon_killed_mid_call(socket_path: str) -> None:
@@ -101,7 +101,7 @@ async def test_daemon_killed_mid_call(socket_path: str) -> None:
             lost = await mcp.receive()
             assert lost["id"] == 5
             assert tool_result(lost)["error"]["code"] == "unavailable.disconnected"
-            daemon.stop()
+            daemon.close()
             down = await mcp.call_tool("echo", {"text": "x"})
             assert tool_result(down)["error"]["code"] == "unavailable.not_running"
             daemon = Daemon(socket_path).start()
@@ -109,7 +109,7 @@ async def test_daemon_killed_mid_call(socket_path: str) -> None:
             assert tool_result(up) == {"result": {"text": "back"}}
             assert await mcp.close_stdin_and_wait() == 0
     finally:
-        daemon.stop()
+        daemon.close()
 
 
 async def test_upstream_connects_lazily_and_closes_on_exit(daemon: Daemon) -> None:

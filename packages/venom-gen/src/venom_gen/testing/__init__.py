@@ -1,8 +1,9 @@
 """The test kit for product authors (docs/testing.md): real daemons, in-process calls, fakes.
 
-- `DaemonProcess`: the product's real daemon as a subprocess on a real Unix socket, in its own
-  short `PrivateDirs`; with clients (`SyncClient`, `AsyncClient`, `RawPeer`) and the product's
-  CLI as a subprocess. Always stopped and cleaned up, a failed start included.
+- `DaemonProcess`: the product's real daemon (or any daemon's command line) as a subprocess
+  on a real Unix socket, in its own short `PrivateDirs`; with clients (`SyncClient`,
+  `AsyncClient`, `RawPeer`) and the product's CLI as a subprocess. Always stopped and cleaned
+  up, a failed start included.
 - `InProcess`: the daemon's verbs through the registry in this process (grants, defaults,
   result checks applied), and `MemoryClient`, an in-memory connection to its whole server.
 - `FakeCall`: a real `venom_proto.Call` that records emitted items, for handler unit tests.

@@ -1,4 +1,4 @@
-"""`DaemonProcess`: the product's real daemon, as a subprocess on a real Unix socket."""
+"""`DaemonProcess`: a product's real daemon (or any daemon command) on a real Unix socket."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Self
 
 from venom_gen.product import Product, resolve
@@ -35,7 +36,7 @@ _LAUNCH = (
 
 
 class DaemonStartError(RuntimeError):
-    """The daemon exited, or did not listen in time; the message carries its stderr."""
+    """The daemon exited, or was not ready in time; the message carries its stderr."""
 
 
 def product_command(product: str) -> list[str]:
@@ -44,73 +45,123 @@ def product_command(product: str) -> list[str]:
 
 
 class DaemonProcess:
-    """``<tool> serve`` in its own `PrivateDirs`, started by `start`, ended by `stop`.
+    """A daemon in its own `PrivateDirs`, started by `start`, ended by `stop`.
 
-    ``product`` is the ``"module:attribute"`` reference of the `Product` (or its binary's argv
-    in ``command``). Everything the daemon and the CLI runs see is private: ``XDG_*`` and
-    ``HOME`` point into ``dirs`` (made and removed here when not given). As a context manager
-    it starts, and always stops and cleans up, a failed start included.
+    ``product`` is the ``"module:attribute"`` reference of the `Product`; its binary is run as
+    ``<binary> serve``. A daemon that is not a product of this Python (another program, a test
+    daemon, a baseline) is named by ``tool`` and its whole command line ``argv`` instead.
+    Everything the daemon and the CLI runs see is private: ``XDG_*`` and ``HOME`` point into
+    ``dirs`` (made and removed here when not given). As a context manager it starts, and always
+    stops and cleans up, a failed start included.
+
+    - ``command``: the binary's argv, for `cli` and `mcp` (default: the product's binary, else
+      ``[tool]``); ``argv``: the daemon's whole command line (default ``[*command, "serve"]``);
+      ``args`` are appended to it.
+    - ``env``: the base of the environment (default ``os.environ``), made private as above;
+      `env` is the result, which may be changed before `start`.
+    - ``socket``: where the daemon listens, when its arguments say so (default: the tool's
+      socket in the private runtime directory, RFC-0002 §2.3).
+    - ``owner_token``: whether ready also means its owner token exists (rfcs/0005 §3); False
+      for a daemon that writes none.
+    - ``preexec_fn``: run in the child before the daemon (CPU pinning, resource limits).
+    - ``timeout``: the bound of every wait, in seconds.
     """
 
     def __init__(
         self,
-        product: str,
+        product: str | None = None,
         *,
+        tool: str | None = None,
         dirs: PrivateDirs | None = None,
         command: Sequence[str] | None = None,
+        argv: Sequence[str] | None = None,
         env: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
+        socket: str | None = None,
+        owner_token: bool = True,
+        preexec_fn: Callable[[], object] | None = None,
         timeout: float = TIMEOUT,
     ) -> None:
-        found: Product = resolve(product)
+        if tool is None:
+            if product is None:
+                raise TypeError("DaemonProcess needs a product reference or a tool name")
+            found: Product = resolve(product)
+            tool = found.tool
         self.product = product
-        self.tool = found.tool
+        self.tool = tool
         self._own_dirs = dirs is None
         self.dirs = PrivateDirs() if dirs is None else dirs
         self.env = self.dirs.env(self.tool, env)
-        self.command = list(command) if command is not None else product_command(product)
+        if command is not None:
+            self.command = list(command)
+        else:
+            self.command = product_command(product) if product is not None else [tool]
+        self._argv = None if argv is None else list(argv)
         self.args = list(args)
+        self.owner_token = owner_token
+        self.preexec_fn = preexec_fn
         self.timeout = timeout
-        self.socket = resolve_socket_path(self.tool, None, self.env)
-        self.log_path = self.dirs.root / "serve.log"
+        self.socket = socket if socket is not None else resolve_socket_path(tool, None, self.env)
+        self.log_path = _fresh_log(self.dirs.root)
         self.proc: subprocess.Popen[bytes] | None = None
         #: Whether the owner token existed when the socket first accepted (None: not yet).
         self.token_at_first_connect: bool | None = None
 
+    @property
+    def argv(self) -> list[str]:
+        """The daemon's whole command line."""
+        base = [*self.command, "serve"] if self._argv is None else self._argv
+        return [*base, *self.args]
+
     # -- life --------------------------------------------------------------------------------
 
     def start(self, *, poll: float = 0.01) -> Self:
-        """Run ``serve`` and wait until it accepts connections and its owner token exists,
-        trying every ``poll`` seconds.
+        """Run the daemon and wait until it is `ready`, trying every ``poll`` seconds.
 
         `token_at_first_connect` records whether the token was already there when the first
         connection succeeded (rfcs/0005 §3 says it must be). Raises `DaemonStartError` (with
-        its log) if it exits or does not listen in time; the process is reaped first.
+        its log) if it exits or is not ready in time; the process is reaped first.
         """
-        if self.proc is not None:
+        return self.spawn().wait_ready(poll=poll)
+
+    def spawn(self) -> Self:
+        """Run the daemon without waiting for it (a start meant to fail, or a race of
+        several); `wait_ready` waits, `wait` takes its exit status."""
+        if self.running:
             raise RuntimeError("the daemon is already running")
+        if self.proc is not None:
+            self.proc.wait()  # it ended by itself; reap it before starting anew
         self.token_at_first_connect = None
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(
-                [*self.command, "serve", *self.args],
+                self.argv,
                 env=self.env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
+                preexec_fn=self.preexec_fn,
             )
+        return self
+
+    def wait_ready(self, *, poll: float = 0.01) -> Self:
+        """Wait until the spawned daemon is `ready`, as `start` does."""
+        if self.proc is None:
+            raise RuntimeError("the daemon is not running")
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 code = self.proc.returncode
                 self.proc = None
-                raise DaemonStartError(f"{self.tool} serve exited with {code}:\n{self.log}")
-            if self._listening():
+                raise DaemonStartError(f"{self.tool} daemon exited with {code}:\n{self.log}")
+            if self.ready():
                 return self
             time.sleep(poll)
         self.stop(signal.SIGKILL)
-        raise DaemonStartError(f"{self.tool} serve did not listen in {self.timeout}s:\n{self.log}")
+        raise DaemonStartError(f"{self.tool} daemon was not ready in {self.timeout}s:\n{self.log}")
 
-    def _listening(self) -> bool:
+    def ready(self) -> bool:
+        """Whether the daemon serves now: `socket` accepts a connection and, unless
+        ``owner_token=False``, the owner token exists. A subclass may widen it."""
         # The socket must not accept before the token exists; were it to, a client would
         # silently hold only the public grants.
         with socket.socket(socket.AF_UNIX) as probe:
@@ -121,7 +172,7 @@ class DaemonProcess:
         has_token = os.path.exists(token_path(self.socket))
         if self.token_at_first_connect is None:
             self.token_at_first_connect = has_token
-        return has_token
+        return has_token or not self.owner_token
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
         """Send ``sig`` and reap the daemon (killed if it outlives the timeout); its status."""
@@ -136,6 +187,19 @@ class DaemonProcess:
             proc.kill()
             proc.wait(self.timeout)
             raise
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Wait (at most ``timeout``, default the kit's) for the daemon to exit by itself;
+        its status (`stop` afterwards returns it again)."""
+        if self.proc is None:
+            raise RuntimeError("the daemon is not running")
+        return self.proc.wait(self.timeout if timeout is None else timeout)
+
+    def send_signal(self, sig: int) -> None:
+        """Send ``sig`` to the running daemon, e.g. SIGKILL to test a crash."""
+        if self.proc is None:
+            raise RuntimeError("the daemon is not running")
+        self.proc.send_signal(sig)
 
     def close(self) -> None:
         """Stop the daemon and remove the directories this object made."""
@@ -159,6 +223,13 @@ class DaemonProcess:
     def running(self) -> bool:
         """True while the process lives."""
         return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def pid(self) -> int:
+        """The process id of the daemon spawned last."""
+        if self.proc is None:
+            raise RuntimeError("the daemon is not running")
+        return self.proc.pid
 
     @property
     def log(self) -> str:
@@ -249,4 +320,15 @@ class DaemonProcess:
         return run
 
     def __repr__(self) -> str:
-        return f"DaemonProcess({self.product!r}, socket={self.socket!r})"
+        named = repr(self.product) if self.product is not None else f"tool={self.tool!r}"
+        return f"DaemonProcess({named}, socket={self.socket!r})"
+
+
+def _fresh_log(root: Path) -> Path:
+    # Each daemon object has a log of its own, also when several share one `PrivateDirs`.
+    path, n = root / "serve.log", 1
+    while path.exists():
+        n += 1
+        path = root / f"serve.{n}.log"
+    path.touch()
+    return path
