@@ -235,6 +235,10 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "handler-types", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/handler_types.py", *session.posargs,
     )  # fmt: skip
+    session.run(
+        "venom-gen", "verb-types", "packages/venom-echo/src/venom_echo/verbs.zon",
+        "--out", "packages/venom-echo/src/venom_echo/verb_types.py", *session.posargs,
+    )  # fmt: skip
     # venom-notes is declared in Python: its verbs.zon is exported, then generated from as usual.
     notes = "examples/venom-notes/src/venom_notes"
     session.run(
@@ -248,6 +252,10 @@ def generate(session: nox.Session) -> None:
     session.run(
         "venom-gen", "handler-types", f"{notes}/verbs.zon",
         "--out", f"{notes}/handler_types.py", *session.posargs,
+    )  # fmt: skip
+    session.run(
+        "venom-gen", "verb-types", f"{notes}/verbs.zon",
+        "--out", f"{notes}/verb_types.py", *session.posargs,
     )  # fmt: skip
     # The man pages again as wheel data (share/man/man1), for `man` in a venv (rfcs/0001 §10).
     for manifest, data in (
