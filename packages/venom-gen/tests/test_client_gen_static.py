@@ -126,6 +126,22 @@ def test_keyword_and_member_names() -> None:
     assert "TypedDict" not in text  # the types are verb_types', imported
 
 
+def _imported(text: str) -> set[str]:
+    tree = ast.parse(text)
+    names = {alias.name for n in tree.body if isinstance(n, ast.Import) for alias in n.names}
+    froms = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    return names | {"." * n.level + (n.module or "") for n in froms}
+
+
+def test_a_client_needs_venom_proto_alone() -> None:
+    """The client imports the standard library, venom-proto and its verb types; those import
+    ``typing`` only."""
+    files = client_package("echo", load_model(ECHO_MODEL))
+    client, types = _imported(files["echo/client.py"]), _imported(files["echo/verb_types.py"])
+    assert client == {"__future__", "typing", "venom_proto", "venom_proto.typed", ".verb_types"}
+    assert types == {"__future__", "typing"}
+
+
 def _methods(cls: ast.ClassDef) -> dict[str, str]:
     """Each method's source without its docstring."""
     methods: dict[str, str] = {}
