@@ -236,6 +236,10 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "handler-types", "packages/venom-echo/src/venom_echo/verbs.zon",
         "--out", "packages/venom-echo/src/venom_echo/handler_types.py", *session.posargs,
     )  # fmt: skip
+    session.run(
+        "venom-gen", "verb-types", "packages/venom-echo/src/venom_echo/verbs.zon",
+        "--out", "packages/venom-echo/src/venom_echo/verb_types.py", *session.posargs,
+    )  # fmt: skip
     # venom-notes is declared in Python: its verbs.zon is exported, then generated from as usual.
     notes = "examples/venom-notes/src/venom_notes"
     session.run(
@@ -250,14 +254,15 @@ def generate(session: nox.Session) -> None:
         "venom-gen", "handler-types", f"{notes}/verbs.zon",
         "--out", f"{notes}/handler_types.py", *session.posargs,
     )  # fmt: skip
-    # The man pages again as wheel data (share/man/man1), for `man` in a venv (rfcs/0001 §10).
-    for manifest, data in (
-        ("packages/venom-echo/src/venom_echo/verbs.zon", "packages/venom-echo/data"),
-        ("examples/venom-notes/src/venom_notes/verbs.zon", "examples/venom-notes/data"),
-    ):
-        session.run(
-            "venom-gen", "man", manifest, "--out", f"{data}/share/man/man1", *session.posargs
-        )  # fmt: skip
+    session.run(
+        "venom-gen", "verb-types", f"{notes}/verbs.zon",
+        "--out", f"{notes}/verb_types.py", *session.posargs,
+    )  # fmt: skip
+    # The wheels' man pages (share/man/man1, for `man` in a venv: rfcs/0001 §10) are links to
+    # the generated ones, so each page is committed once.
+    session.run(
+        "python", "-m", "tools.man_links", *session.posargs, env={"PYTHONPATH": os.getcwd()}
+    )
 
 
 @nox.session(name="bench-peers", python=PYTHON)

@@ -50,6 +50,7 @@ SAME_AS_EXAMPLE = {
 MADE_AS_EXAMPLE = {
     "notes/src/venom_notes/verbs.zon": "src/venom_notes/verbs.zon",  # venom-gen export-zon
     "notes/src/venom_notes/handler_types.py": "src/venom_notes/handler_types.py",
+    "notes/src/venom_notes/verb_types.py": "src/venom_notes/verb_types.py",
 }
 COMMAND_TIMEOUT = 90.0
 READY_TIMEOUT = 10.0

@@ -25,6 +25,7 @@ _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]
 
 def _run_strict_mypy(tmp: Path, files: Mapping[str, str]) -> MypyErrors:
     for name, text in files.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp / name).write_text(text, encoding="utf-8")
     command = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary"]
     command += ["--cache-dir", str(tmp / ".mypy_cache"), *(str(tmp / name) for name in files)]
@@ -36,7 +37,9 @@ def _run_strict_mypy(tmp: Path, files: Mapping[str, str]) -> MypyErrors:
     for line in proc.stdout.splitlines():
         match = _ERROR.match(line)
         if match is not None:
-            errors[Path(match["file"]).name].append((int(match["line"]), match["code"]))
+            path = ROOT / match["file"]  # as mypy printed it: relative to ROOT, or absolute
+            name = path.resolve().relative_to(tmp.resolve()).as_posix()
+            errors[name].append((int(match["line"]), match["code"]))
         elif ": note:" not in line:
             errors.setdefault("<other>", []).append((0, line))
     return errors

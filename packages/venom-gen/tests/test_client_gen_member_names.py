@@ -1,4 +1,5 @@
-"""Typed clients for result, item and error-data field names that are not identifiers.
+"""Typed clients' verb types for result, item and error-data field names that are not
+identifiers.
 
 RFC-0004 §2 allows any name without control characters outside params (``createdAt``,
 ``created at``, ``a.b``, ``from``, ``__x``, ``😀``...). The generated TypedDicts keep each name
@@ -18,8 +19,9 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from generated_kit import client_package
 
-from venom_gen.build.client_gen import render_client
+from venom_gen.build.verb_types import render_verb_types
 from venom_schema.model import Descriptor, Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,12 +34,12 @@ def _records() -> Verb:
 
 
 def _module(model: Model) -> types.ModuleType:
-    module = types.ModuleType("hostile_client")
-    sys.modules["hostile_client"] = module  # TypedDict resolves its module by name
+    module = types.ModuleType("hostile_types")
+    sys.modules["hostile_types"] = module  # TypedDict resolves its module by name
     try:
-        exec(compile(render_client(model), "hostile_client.py", "exec"), module.__dict__)
+        exec(compile(render_verb_types(model), "hostile_types.py", "exec"), module.__dict__)
     finally:
-        del sys.modules["hostile_client"]
+        del sys.modules["hostile_types"]
     return module
 
 
@@ -86,7 +88,7 @@ def _model(*names: str, desc: Descriptor | None = None) -> Model:
 def test_class_syntax_only_where_it_spells_the_key(
     names: tuple[str, ...], functional: bool
 ) -> None:
-    text = render_client(_model(*names))
+    text = render_verb_types(_model(*names))
     assert ('VResult = TypedDict(\n    "VResult",' in text) is functional
     assert list(_module(_model(*names)).VResult.__annotations__) == list(names)
 
@@ -109,7 +111,8 @@ def test_nested_type_names_are_unique_identifiers() -> None:
 USAGE = """
 from __future__ import annotations
 
-from hostile_client import HostileToolClient, RecordsItem, RecordsResult
+from hostile.client import HostileToolClient
+from hostile.verb_types import RecordsItem, RecordsResult
 
 
 def good(client: HostileToolClient) -> str:
@@ -129,13 +132,14 @@ _ERROR = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+): error: .*\[(?P<code>[a-z-]
 
 
 def test_the_client_type_checks_and_its_keys_bite(tmp_path: Path) -> None:
-    (tmp_path / "hostile_client.py").write_text(
-        render_client(json.loads(HOSTILE.read_text(encoding="utf-8"))), encoding="utf-8"
-    )
-    (tmp_path / "usage.py").write_text(USAGE, encoding="utf-8")
+    files = client_package("hostile", json.loads(HOSTILE.read_text(encoding="utf-8")))
+    files["usage.py"] = USAGE
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
     command = [sys.executable, "-m", "mypy", "--strict", "--no-error-summary"]
     command += ["--cache-dir", str(tmp_path / ".mypy_cache")]
-    command += [str(tmp_path / "hostile_client.py"), str(tmp_path / "usage.py")]
+    command += [str(tmp_path / name) for name in files]
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
     errors = []
     for line in proc.stdout.splitlines():

@@ -99,6 +99,7 @@ def test_one_method_per_daemon_verb() -> None:
         ("import", "import_"),
         ("close", "close_"),
         ("hello.result", "hello_result_"),
+        ("client.name", "client_name_"),  # a class attribute of the generated classes
         ("a.b_c", "a_b_c"),
     ],
 )

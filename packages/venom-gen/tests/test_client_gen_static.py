@@ -1,9 +1,11 @@
-"""Static checks of generated clients: ruff-clean and ``mypy --strict``-clean as emitted, for
-venom-echo, a hostile model and a model of keyword and client-member names; and the types bite:
-a usage file with correct calls type-checks, while each wrong call in another is an error."""
+"""Static checks of generated clients and their verb types: ruff-clean and ``mypy --strict``-clean
+as emitted, for venom-echo, a hostile model and a model of keyword and client-member names; and
+the types bite: a usage file with correct calls type-checks, while each wrong call in another is
+an error."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -12,8 +14,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from generated_kit import client_package
 
 from venom_gen.build.client_gen import render_client
+from venom_gen.build.verb_types import render_verb_types
 from venom_proto.conventions import load_model
 from venom_schema.model import Model, Verb
 
@@ -94,28 +98,73 @@ def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize("name", sorted(MODELS))
 def test_generated_source_is_ruff_clean(name: str, tmp_path: Path) -> None:
     """As generated: ``ruff format --check`` passes and ``ruff check`` finds nothing."""
-    target = tmp_path / f"{name}_client.py"
-    target.write_text(render_client(MODELS[name]()), encoding="utf-8")
-    formatted = _ruff("format", "--check", "--diff", str(target))
+    for path, text in client_package(name, MODELS[name]()).items():
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    formatted = _ruff("format", "--check", "--diff", str(tmp_path / name))
     assert formatted.returncode == 0, formatted.stdout + formatted.stderr
-    checked = _ruff("check", "--no-cache", str(target))
+    checked = _ruff("check", "--no-cache", str(tmp_path / name))
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
 def test_keyword_and_member_names() -> None:
     """Keywords become ``from_`` arguments over a functional TypedDict; ``close`` and
     ``connect`` verbs become ``close_``/``connect_``; transport and local verbs get nothing."""
+    types = render_verb_types(ODD_MODEL)
+    assert 'ImportParams = TypedDict(\n    "ImportParams",' in types
+    assert '        "from": str,' in types
     text = render_client(ODD_MODEL)
-    assert 'ImportParams = TypedDict(\n    "ImportParams",' in text
-    assert '        "from": str,' in text
-    assert "        from_: str," in text
-    assert "        self_: int | Absent = ABSENT," in text
-    assert '            "from": from_,' in text
+    signature = "self, *, from_: str, self_: int | Absent = ABSENT, class_: ImportParamsClass"
+    assert f"        {signature}\n" in text
+    assert '"from": from_' in text
     assert "    def close_(self) -> CloseResult:" in text
     assert "    def connect_(self) -> None:" in text
     assert "    def tail(self) -> Stream[str | None, int]:" in text
+    assert "    async def tail(self) -> AsyncStream[str | None, int]:" in text
     assert '"cancel"' not in text
     assert '"serve"' not in text
+    assert "TypedDict" not in text  # the types are verb_types', imported
+
+
+def _imported(text: str) -> set[str]:
+    tree = ast.parse(text)
+    names = {alias.name for n in tree.body if isinstance(n, ast.Import) for alias in n.names}
+    froms = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    return names | {"." * n.level + (n.module or "") for n in froms}
+
+
+def test_a_client_needs_venom_proto_alone() -> None:
+    """The client imports the standard library, venom-proto and its verb types; those import
+    ``typing`` only."""
+    files = client_package("echo", load_model(ECHO_MODEL))
+    client, types = _imported(files["echo/client.py"]), _imported(files["echo/verb_types.py"])
+    assert client == {"__future__", "typing", "venom_proto", "venom_proto.typed", ".verb_types"}
+    assert types == {"__future__", "typing"}
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, str]:
+    """Each method's source without its docstring."""
+    methods: dict[str, str] = {}
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            docstring = ast.get_docstring(node) is not None
+            node.body = node.body[1:] if docstring else node.body
+            methods[node.name] = ast.unparse(node)
+    return methods
+
+
+def test_one_method_template() -> None:
+    """Each async method is its sync twin with ``async``, ``await`` and `AsyncStream`, from the
+    one template (the docstrings are the sync class's); the client is under half its size
+    before issue 22 (1,521 lines)."""
+    text = render_client(load_model(ECHO_MODEL))
+    classes = [node for node in ast.parse(text).body if isinstance(node, ast.ClassDef)]
+    sync, async_ = (_methods(cls) for cls in classes)
+    assert set(sync) == set(async_)
+    for name, code in async_.items():
+        unasync = code.replace("async def", "def").replace("await ", "")
+        assert unasync.replace("AsyncStream[", "Stream[") == sync[name]
+    assert len(text.splitlines()) < 1521 // 2
 
 
 USAGE_OK = """
@@ -123,14 +172,8 @@ from __future__ import annotations
 
 import anyio
 
-from echo_client import (
-    ABSENT,
-    AsyncVenomEchoClient,
-    EchoResult,
-    EchoTypesParamsNested,
-    VenomEchoClient,
-    VenomError,
-)
+from echo.client import ABSENT, AsyncVenomEchoClient, VenomEchoClient, VenomError
+from echo.verb_types import EchoResult, EchoTypesArgsNested
 
 
 def sync_use(path: str) -> int:
@@ -139,7 +182,7 @@ def sync_use(path: str) -> int:
         client.echo(text="hi", style=ABSENT)
         stream = client.echo_repeat(text="a", count=2, interval_ms=0)
         total = sum(item["index"] for item in stream) + stream.result["count"]
-        nested: EchoTypesParamsNested = {"name": "x"}
+        nested: EchoTypesArgsNested = {"name": "x"}
         types = client.echo_types(nested=nested, tags=[1, 2], mode="fast", ratio=1)
         if types["nested"] is not None:
             total += types["nested"]["level"]
@@ -167,7 +210,7 @@ print(anyio.run(async_use), sync_use("/tmp/x.sock"))
 USAGE_BAD = """
 from __future__ import annotations
 
-from echo_client import AsyncVenomEchoClient, VenomEchoClient
+from echo.client import AsyncVenomEchoClient, VenomEchoClient
 
 
 async def bad(client: VenomEchoClient, aclient: AsyncVenomEchoClient) -> None:
@@ -196,12 +239,17 @@ def mypy_errors(
     strict_mypy: Callable[[Path, Mapping[str, str]], dict[str, list[tuple[int, str]]]],
 ) -> dict[str, list[tuple[int, str]]]:
     """One strict mypy run over the generated modules and the usage files: errors per file."""
-    files = {f"{name}_client.py": render_client(model()) for name, model in MODELS.items()}
+    files: dict[str, str] = {}
+    for name, model in MODELS.items():
+        files.update(client_package(name, model()))
     files.update({"usage_ok.py": USAGE_OK, "usage_bad.py": USAGE_BAD})
     return strict_mypy(tmp_path_factory.mktemp("mypy"), files)
 
 
-@pytest.mark.parametrize("name", [*(f"{name}_client.py" for name in sorted(MODELS)), "usage_ok.py"])
+GENERATED = [f"{name}/{part}.py" for name in sorted(MODELS) for part in ("client", "verb_types")]
+
+
+@pytest.mark.parametrize("name", [*GENERATED, "usage_ok.py"])
 def test_strict_mypy_clean(mypy_errors: dict[str, list[tuple[int, str]]], name: str) -> None:
     assert mypy_errors[name] == []
     assert "<other>" not in mypy_errors

@@ -1,5 +1,6 @@
-"""`venom-gen handler-types`: the committed modules are fresh, clean as emitted, and the types
-bite: a correct handler file passes ``mypy --strict``; each mistake in a wrong one is an error."""
+"""`venom-gen handler-types` and `venom-gen verb-types`: the committed modules are fresh, clean
+as emitted, and the types bite: a correct handler file passes ``mypy --strict``; each mistake in
+a wrong one is an error."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from venom_gen.build.handler_types import handler_verbs, protocol_name, render_handler_types
+from venom_gen.build.verb_types import render_verb_types
 from venom_proto.conventions import load_model
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -25,6 +27,8 @@ def test_committed_module_is_fresh(tool: str) -> None:
     model = load_model(str(package / "verbs.model.json"))
     committed = (package / "handler_types.py").read_text(encoding="utf-8")
     assert committed == render_handler_types(model), REGENERATE
+    committed = (package / "verb_types.py").read_text(encoding="utf-8")
+    assert committed == render_verb_types(model), REGENERATE
 
 
 def test_only_product_verbs_get_a_method() -> None:
@@ -35,11 +39,26 @@ def test_only_product_verbs_get_a_method() -> None:
 
 
 def test_params_with_defaults_are_always_present_for_the_handler() -> None:
-    text = (PRODUCTS["venom-echo"] / "handler_types.py").read_text(encoding="utf-8")
+    text = (PRODUCTS["venom-echo"] / "verb_types.py").read_text(encoding="utf-8")
     params = text.split("class EchoRepeatParams(TypedDict):", 1)[1].split("\n\n\n", 1)[0]
     assert "    count: int\n" in params  # default 3: inserted before the handler runs
     types = text.split("class EchoTypesParams(TypedDict):", 1)[1].split("\n\n\n", 1)[0]
     assert "    tags: NotRequired[list[int]]\n" in types  # optional, no default: may be absent
+    nested = text.split("class EchoTypesParamsNested(TypedDict):", 1)[1].split("\n\n\n", 1)[0]
+    assert "    level: int" in nested.splitlines()  # a nested default is inserted too
+    sent = text.split("class EchoTypesArgsNested(TypedDict):", 1)[1].split("\n\n\n", 1)[0]
+    assert "    level: NotRequired[int]" in sent.splitlines()  # a caller may leave it out
+
+
+def test_handler_types_reexport_the_product_verbs_types() -> None:
+    """``handler_types`` imports its types from ``verb_types`` and re-exports those of the
+    product verbs (params as received, results, items and what they reach), nothing else."""
+    from venom_echo import handler_types, verb_types
+
+    assert handler_types.EchoParams is verb_types.EchoParams
+    assert "EchoTypesParamsNested" in handler_types.__all__
+    assert "EchoTypesArgsNested" not in handler_types.__all__  # the client's form
+    assert "DoctorResult" not in handler_types.__all__  # a shared verb: no handler
 
 
 HANDLERS_OK = """

@@ -5,18 +5,38 @@
 
 Each product verb's params as its handler receives them (validated, every default inserted: a param
 with a default is always present, an optional one without is ``NotRequired``), its result and its
-stream items. `VenomNotesHandlers` has one method per verb, named by the wire name with dots as
-underscores; `bind_handlers` maps an implementation of it to the handlers by exact wire name that
-the product's ``handlers`` function returns. Typing only: the daemon passes the same plain dicts and
-validates every result and item, so a call costs nothing more.
+stream items, from ``verb_types`` (re-exported here). `VenomNotesHandlers` has one method per verb,
+named by the wire name with dots as underscores; `bind_handlers` maps an implementation of it to the
+handlers by exact wire name that the product's ``handlers`` function returns. Typing only: the
+daemon passes the same plain dicts and validates every result and item, so a call costs nothing
+more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Literal, NotRequired, Protocol, TypeAlias, TypedDict, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from venom_proto import Call, ConnectionInfo, Handler
+
+from .verb_types import (
+    NoteAddParams,
+    NoteAddResult,
+    NoteGetParams,
+    NoteGetResult,
+    NoteListItem,
+    NoteListParams,
+    NoteListResult,
+    NoteRemoveParams,
+    NoteRemoveResult,
+    NoteSearchParams,
+    NoteSearchResult,
+    NoteSearchResultNotesItem,
+    NoteWatchItem,
+    NoteWatchItemChange,
+    NoteWatchParams,
+    NoteWatchResult,
+)
 
 __all__ = (
     "NoteAddParams",
@@ -66,175 +86,6 @@ class StreamingCall(Protocol[ItemT_contra]):
     async def emit(self, item: ItemT_contra, /) -> None: ...
 
 
-class NoteAddParams(TypedDict):
-    """Params of ``note.add`` as its handler receives them."""
-
-    #: The note's text.
-    text: str
-
-    #: Labels to file the note under.
-    tags: NotRequired[list[str]]
-
-
-class NoteAddResult(TypedDict):
-    """Result of ``note.add``."""
-
-    #: The new note's id (min 1).
-    id: int
-
-    #: When it was stored (UTC, RFC 3339).
-    created: str
-
-
-class NoteGetParams(TypedDict):
-    """Params of ``note.get`` as its handler receives them."""
-
-    #: The note's id (min 1).
-    id: int
-
-
-class NoteGetResult(TypedDict):
-    """Result of ``note.get``."""
-
-    #: The note's id (min 1).
-    id: int
-
-    #: The note's text.
-    text: str
-
-    #: Its labels, sorted.
-    tags: list[str]
-
-    #: When it was stored (UTC, RFC 3339).
-    created: str
-
-
-class NoteListParams(TypedDict):
-    """Params of ``note.list`` as its handler receives them."""
-
-    #: Only notes with this tag.
-    tag: NotRequired[str]
-
-    #: At most this many notes (min 0, max 1000000).
-    limit: NotRequired[int]
-
-    #: Only notes with a greater id: the last id you got, to resume (min 0).
-    after: NotRequired[int]
-
-
-class NoteListResult(TypedDict):
-    """Result of ``note.list``."""
-
-    #: Notes sent (min 0).
-    count: int
-
-
-class NoteListItem(TypedDict):
-    """Stream item of ``note.list``."""
-
-    #: The note's id (min 1).
-    id: int
-
-    #: The note's text.
-    text: str
-
-    #: Its labels, sorted.
-    tags: list[str]
-
-    #: When it was stored (UTC, RFC 3339).
-    created: str
-
-
-class NoteRemoveParams(TypedDict):
-    """Params of ``note.remove`` as its handler receives them."""
-
-    #: The note's id (min 1).
-    id: int
-
-
-class NoteRemoveResult(TypedDict):
-    """Result of ``note.remove``."""
-
-    #: The deleted note's id (min 1).
-    id: int
-
-
-class NoteSearchParams(TypedDict):
-    """Params of ``note.search`` as its handler receives them."""
-
-    #: The text to look for.
-    query: str
-
-    #: At most this many notes (min 1, max 1000); default 50.
-    limit: int
-
-    #: Only notes with a greater id: a previous result's next (min 0).
-    after: NotRequired[int]
-
-
-class NoteSearchResultNotesItem(TypedDict):
-    """An item of NoteSearchResult.notes: The matching notes, oldest first."""
-
-    #: The note's id (min 1).
-    id: int
-
-    #: The note's text.
-    text: str
-
-    #: Its labels, sorted.
-    tags: list[str]
-
-    #: When it was stored (UTC, RFC 3339).
-    created: str
-
-
-class NoteSearchResult(TypedDict):
-    """Result of ``note.search``."""
-
-    #: The matching notes, oldest first.
-    notes: list[NoteSearchResultNotesItem]
-
-    #: More notes match: pass this as after; absent when none are left (min 1).
-    next: NotRequired[int]
-
-
-class NoteWatchParams(TypedDict):
-    """Params of ``note.watch`` as its handler receives them."""
-
-    #: Only changes after this seq: the last seq you got, to resume (min 0).
-    cursor: NotRequired[int]
-
-    #: Stop after this many items (min 1, max 1000000).
-    limit: NotRequired[int]
-
-
-class NoteWatchResult(TypedDict):
-    """Result of ``note.watch``."""
-
-    #: The seq of the last item sent: the cursor to resume from (min 0).
-    last: int
-
-
-#: NoteWatchItem.change: added, removed, or gap when changes were missed (re-read with note.list).
-NoteWatchItemChange: TypeAlias = Literal["added", "removed", "gap"]
-
-
-class NoteWatchItem(TypedDict):
-    """Stream item of ``note.watch``."""
-
-    #: The change's event seq (min 0).
-    seq: int
-
-    #: added, removed, or gap when changes were missed (re-read with note.list).
-    change: NoteWatchItemChange
-
-    #: The note (absent for a gap) (min 1).
-    id: NotRequired[int]
-
-    #: Its labels, for an added note.
-    tags: NotRequired[list[str]]
-
-
 class VenomNotesHandlers(Protocol):
     """One method per venom-notes verb: implement it (a plain class will do; it need not inherit
     this one) and pass an instance to `bind_handlers`. A method may be ``def`` or ``async def``.
@@ -263,8 +114,8 @@ class VenomNotesHandlers(Protocol):
     def note_search(
         self, call: Call, params: NoteSearchParams, /
     ) -> Awaitable[NoteSearchResult] | NoteSearchResult:
-        """``note.search``: Find notes whose text contains a string, ignoring ASCII case; as many as
-        fit one reply.
+        """``note.search``: Find notes whose text contains a string, ignoring ASCII case; as many
+        as fit one reply.
         """
 
     def note_watch(

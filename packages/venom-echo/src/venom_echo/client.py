@@ -12,28 +12,39 @@ daemon's schema declares them (the daemon validates them); failures raise `Venom
 
 from __future__ import annotations
 
-import enum
-from collections.abc import AsyncIterator, Iterator
-from types import TracebackType
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Final,
-    Generic,
-    Literal,
-    NotRequired,
-    Self,
-    TypeAlias,
-    TypedDict,
-    TypeVar,
-    cast,
+from typing import Final, cast
+
+from venom_proto import VenomError
+from venom_proto.typed import ABSENT, Absent, AsyncStream, AsyncTypedClient, Stream, TypedClient
+
+from .verb_types import (
+    ConfigCheckResult,
+    ConfigGetResult,
+    ConfigReloadResult,
+    ConfigSchemaResult,
+    ConfigSetResult,
+    DoctorResult,
+    EchoExitResult,
+    EchoFailParamsCode,
+    EchoParamsStyle,
+    EchoRepeatItem,
+    EchoRepeatResult,
+    EchoResult,
+    EchoTypesArgsNested,
+    EchoTypesParamsMode,
+    EchoTypesResult,
+    EventsItem,
+    EventsResult,
+    ManifestResult,
+    PingResult,
+    ShutdownResult,
+    SkillInstallResult,
+    SkillResult,
+    TokenIssueParamsGrantsItem,
+    TokenIssueResult,
+    TokenListResult,
+    TokenRevokeResult,
 )
-
-from venom_proto import StreamCall, SyncClient, VenomError
-from venom_proto.conventions import client_auth, resolve_socket_path
-
-if TYPE_CHECKING:
-    from venom_proto.client import AsyncClient, AsyncStreamCall
 
 __all__ = (
     "ABSENT",
@@ -43,64 +54,10 @@ __all__ = (
     "Absent",
     "AsyncStream",
     "AsyncVenomEchoClient",
-    "ConfigCheckParams",
-    "ConfigCheckResult",
-    "ConfigCheckResultErrorsItem",
-    "ConfigGetParams",
-    "ConfigGetResult",
-    "ConfigReloadParams",
-    "ConfigReloadResult",
-    "ConfigSchemaParams",
-    "ConfigSchemaResult",
-    "ConfigSetParams",
-    "ConfigSetResult",
-    "DoctorParams",
-    "DoctorResult",
-    "DoctorResultChecksItem",
-    "DoctorResultChecksItemStatus",
-    "DoctorResultStatus",
-    "EchoExitParams",
-    "EchoExitResult",
-    "EchoFailParams",
-    "EchoFailParamsCode",
-    "EchoParams",
-    "EchoParamsStyle",
-    "EchoRepeatItem",
-    "EchoRepeatParams",
-    "EchoRepeatResult",
-    "EchoResult",
-    "EchoTypesParams",
-    "EchoTypesParamsMode",
-    "EchoTypesParamsNested",
-    "EchoTypesResult",
-    "EchoTypesResultNested",
-    "EventsItem",
-    "EventsParams",
-    "EventsResult",
-    "ManifestParams",
-    "ManifestResult",
-    "PingParams",
-    "PingResult",
-    "ShutdownParams",
-    "ShutdownResult",
-    "SkillInstallParams",
-    "SkillInstallResult",
-    "SkillParams",
-    "SkillResult",
     "Stream",
-    "TokenIssueParams",
-    "TokenIssueParamsGrantsItem",
-    "TokenIssueResult",
-    "TokenListParams",
-    "TokenListResult",
-    "TokenListResultTokensItem",
-    "TokenListResultTokensItemState",
-    "TokenRevokeParams",
-    "TokenRevokeResult",
     "VenomEchoClient",
     "VenomError",
 )
-
 
 #: The daemon this module talks to.
 TOOL: Final = "venom-echo"
@@ -111,625 +68,16 @@ SCHEMA_DIGEST: Final = "sha256:5c1170116557119e23a6c52cb827ba9d12f9fdb77a1cc2fdd
 CLIENT_NAME: Final = "venom-echo-client"
 
 
-class Absent(enum.Enum):
-    """The type of `ABSENT`."""
+class VenomEchoClient(TypedClient):
+    """A blocking client for venom-echo: one method per daemon verb.
 
-    ABSENT = "ABSENT"
-
-
-#: The default of every optional argument: the param is left out of the request, so the daemon
-#: applies its own default. Passing ``None`` to a nullable param sends JSON null instead.
-ABSENT: Final = Absent.ABSENT
-
-ItemT = TypeVar("ItemT")
-ResultT = TypeVar("ResultT")
-
-
-def _present(params: dict[str, object]) -> dict[str, Any]:
-    return {key: value for key, value in params.items() if value is not ABSENT}
-
-
-class Stream(Generic[ItemT, ResultT]):
-    """A streaming call in flight: iterate for its items, then read `result`.
-
-    Iteration raises `VenomError` if the call fails (``cancelled`` after `cancel`). Call
-    `cancel` before leaving a stream early, or the daemon keeps sending its items.
+    Use it as ``with VenomEchoClient.connect() as client: ...``; connecting, hello and closing are
+    `TypedClient`'s. Each method's arguments and errors are documented below.
     """
 
-    def __init__(self, call: StreamCall) -> None:
-        self._call = call
-
-    @property
-    def id(self) -> int | str:
-        """The request id."""
-        return self._call.id
-
-    def __iter__(self) -> Iterator[ItemT]:
-        return cast("Iterator[ItemT]", iter(self._call))
-
-    @property
-    def result(self) -> ResultT:
-        """The final result; reading it first drains the remaining items."""
-        return cast("ResultT", self._call.result)
-
-    def cancel(self) -> None:
-        """Ask the daemon to end this call (RFC-0002 §4.4)."""
-        self._call.client.cancel(self._call.id)
-
-
-class AsyncStream(Generic[ItemT, ResultT]):
-    """A streaming call in flight: ``async for`` over its items, then read `result`.
-
-    Iteration raises `VenomError` if the call fails (``cancelled`` after `cancel`). Call
-    `cancel` before leaving a stream early, or the daemon keeps sending its items.
-    """
-
-    def __init__(self, call: AsyncStreamCall) -> None:
-        self._call = call
-
-    @property
-    def id(self) -> int | str:
-        """The request id."""
-        return self._call.id
-
-    def __aiter__(self) -> AsyncIterator[ItemT]:
-        return cast("AsyncIterator[ItemT]", aiter(self._call))
-
-    @property
-    def result(self) -> ResultT:
-        """The final result, once iteration has ended (else `RuntimeError`)."""
-        return cast("ResultT", self._call.result)
-
-    async def cancel(self) -> None:
-        """Ask the daemon to end this call (RFC-0002 §4.4)."""
-        await self._call.client.cancel(self._call.id)
-
-
-class ConfigCheckParams(TypedDict):
-    """Params of ``config.check``."""
-
-
-class ConfigCheckResultErrorsItem(TypedDict):
-    """An item of ConfigCheckResult.errors: Problems found, empty when valid."""
-
-    #: Dotted key of the offending value; empty for the whole file.
-    key: str
-
-    #: What is wrong.
-    message: str
-
-
-class ConfigCheckResult(TypedDict):
-    """Result of ``config.check``."""
-
-    #: Absolute path of the configuration file.
-    path: str
-
-    #: True when the file validates.
-    valid: bool
-
-    #: Exit status: 0, or 1 when the check failed (min 0, max 1).
-    exit: int
-
-    #: Problems found, empty when valid.
-    errors: list[ConfigCheckResultErrorsItem]
-
-
-class ConfigGetParams(TypedDict):
-    """Params of ``config.get``."""
-
-    #: Dotted key; absent for the whole configuration.
-    key: NotRequired[str]
-
-
-class ConfigGetResult(TypedDict):
-    """Result of ``config.get``."""
-
-    #: The dotted key; empty for the whole configuration.
-    key: str
-
-    #: The effective value as compact JSON text.
-    value: str
-
-
-class ConfigReloadParams(TypedDict):
-    """Params of ``config.reload``."""
-
-
-class ConfigReloadResult(TypedDict):
-    """Result of ``config.reload``."""
-
-    #: Absolute path of the configuration file.
-    path: str
-
-    #: Dotted keys whose effective value changed.
-    changed: list[str]
-
-
-class ConfigSchemaParams(TypedDict):
-    """Params of ``config.schema``."""
-
-
-class ConfigSchemaResult(TypedDict):
-    """Result of ``config.schema``."""
-
-    #: JSON Schema (2020-12) as compact JSON text.
-    schema: str
-
-
-class ConfigSetParams(TypedDict):
-    """Params of ``config.set``."""
-
-    #: Dotted key.
-    key: str
-
-    #: JSON value; text that is not JSON is taken as a string.
-    value: str
-
-
-class ConfigSetResult(TypedDict):
-    """Result of ``config.set``."""
-
-    #: The dotted key; empty for the whole configuration.
-    key: str
-
-    #: The effective value as compact JSON text.
-    value: str
-
-
-class DoctorParams(TypedDict):
-    """Params of ``doctor``."""
-
-
-#: DoctorResult.status: Worst status of all checks.
-DoctorResultStatus: TypeAlias = Literal["ok", "warn", "fail"]
-
-
-#: DoctorResultChecksItem.status: Outcome.
-DoctorResultChecksItemStatus: TypeAlias = Literal["ok", "warn", "fail"]
-
-
-class DoctorResultChecksItem(TypedDict):
-    """An item of DoctorResult.checks: Checks in the order they ran."""
-
-    #: Check name, e.g. socket or schema.
-    name: str
-
-    #: Outcome.
-    status: DoctorResultChecksItemStatus
-
-    #: What was found.
-    message: str
-
-    #: What to do about it; present unless status is ok.
-    hint: NotRequired[str]
-
-
-class DoctorResult(TypedDict):
-    """Result of ``doctor``."""
-
-    #: Worst status of all checks.
-    status: DoctorResultStatus
-
-    #: Exit status: 0, or 1 when the check failed (min 0, max 1).
-    exit: int
-
-    #: Checks in the order they ran.
-    checks: list[DoctorResultChecksItem]
-
-
-#: EchoParams.style: Output casing; default "plain".
-EchoParamsStyle: TypeAlias = Literal["plain", "upper"]
-
-
-class EchoParams(TypedDict):
-    """Params of ``echo``."""
-
-    #: Text to return.
-    text: str
-
-    #: Output casing; default "plain".
-    style: NotRequired[EchoParamsStyle]
-
-
-class EchoResult(TypedDict):
-    """Result of ``echo``."""
-
-    #: Returned text.
-    text: str
-
-
-class EchoExitParams(TypedDict):
-    """Params of ``echo.exit``."""
-
-    #: Exit status to return (min 0, max 255).
-    status: int
-
-
-class EchoExitResult(TypedDict):
-    """Result of ``echo.exit``."""
-
-    #: The status (min 0, max 255).
-    status: int
-
-
-#: EchoFailParams.code: Which declared error to fail with.
-EchoFailParamsCode: TypeAlias = Literal[
-    "failed.echo",
-    "not_found.echo",
-    "conflict.echo_busy",
-    "timeout.echo",
-]
-
-
-class EchoFailParams(TypedDict):
-    """Params of ``echo.fail``."""
-
-    #: Which declared error to fail with.
-    code: EchoFailParamsCode
-
-
-class EchoRepeatParams(TypedDict):
-    """Params of ``echo.repeat``."""
-
-    #: Text to repeat.
-    text: str
-
-    #: Number of items to stream (min 0, max 100000); default 3.
-    count: NotRequired[int]
-
-    #: Pause before each item, in milliseconds (min 0, max 60000); default 0.
-    interval_ms: NotRequired[int]
-
-
-class EchoRepeatResult(TypedDict):
-    """Result of ``echo.repeat``."""
-
-    #: Items sent (min 0).
-    count: int
-
-
-class EchoRepeatItem(TypedDict):
-    """Stream item of ``echo.repeat``."""
-
-    #: Position from 0 (min 0).
-    index: int
-
-    #: The repeated text.
-    text: str
-
-
-class EchoTypesParamsNested(TypedDict):
-    """EchoTypesParams.nested: An object with its own defaults."""
-
-    #: A name; default "anon".
-    name: NotRequired[str]
-
-    #: A level (min 0, max 3); default 0.
-    level: NotRequired[int]
-
-
-#: EchoTypesParams.mode: A choice.
-EchoTypesParamsMode: TypeAlias = Literal["fast", "safe"]
-
-
-class EchoTypesParams(TypedDict):
-    """Params of ``echo.types``."""
-
-    #: A bounded integer (min -10, max 10); default 1.
-    count: NotRequired[int]
-
-    #: A bounded number (min 0, max 1); default 0.5.
-    ratio: NotRequired[float]
-
-    #: A boolean; default false.
-    flag: NotRequired[bool]
-
-    #: An array of integers.
-    tags: NotRequired[list[int]]
-
-    #: An object with its own defaults.
-    nested: NotRequired[EchoTypesParamsNested]
-
-    #: A choice.
-    mode: NotRequired[EchoTypesParamsMode]
-
-
-class EchoTypesResultNested(TypedDict):
-    """EchoTypesResult.nested: As received, or null."""
-
-    #: A name.
-    name: str
-
-    #: A level.
-    level: int
-
-
-class EchoTypesResult(TypedDict):
-    """Result of ``echo.types``."""
-
-    #: As received.
-    count: int
-
-    #: As received.
-    ratio: float
-
-    #: As received.
-    flag: bool
-
-    #: As received, or null.
-    tags: list[int] | None
-
-    #: As received, or null.
-    nested: EchoTypesResultNested | None
-
-    #: As received, or null.
-    mode: str | None
-
-
-class EventsParams(TypedDict):
-    """Params of ``events``."""
-
-    #: Event type globs (at most 64, of at most 128 characters each); * matches any run of
-    #: characters; default ["*"].
-    types: NotRequired[list[str]]
-
-    #: Replay retained events with seq greater than this (min 0).
-    cursor: NotRequired[int]
-
-    #: After the replay, keep streaming live events until cancelled; default false.
-    follow: NotRequired[bool]
-
-
-class EventsResult(TypedDict):
-    """Result of ``events``."""
-
-    #: Seq of the last item sent, or the cursor, or 0 (min 0).
-    last: int
-
-
-class EventsItem(TypedDict):
-    """Stream item of ``events``."""
-
-    #: Position in this daemon run, strictly increasing from 1 (min 0).
-    seq: int
-
-    #: Dotted event type; events.gap marks lost events.
-    type: str
-
-    #: RFC 3339 UTC time with milliseconds.
-    time: str
-
-    #: Event payload object as compact JSON text.
-    data: str
-
-
-class ManifestParams(TypedDict):
-    """Params of ``manifest``."""
-
-
-class ManifestResult(TypedDict):
-    """Result of ``manifest``."""
-
-    #: Canonical JSON text of the normalized model (RFC-0004 §7).
-    model: str
-
-    #: sha256: digest of that text; equals hello's schema.
-    digest: str
-
-
-class PingParams(TypedDict):
-    """Params of ``ping``."""
-
-
-class PingResult(TypedDict):
-    """Result of ``ping``."""
-
-
-class ShutdownParams(TypedDict):
-    """Params of ``shutdown``."""
-
-
-class ShutdownResult(TypedDict):
-    """Result of ``shutdown``."""
-
-    #: The daemon's process id; it exits once its shutdown sequence ends (min 1).
-    pid: int
-
-
-class SkillParams(TypedDict):
-    """Params of ``skill``."""
-
-
-class SkillResult(TypedDict):
-    """Result of ``skill``."""
-
-    #: The complete SKILL.md text.
-    content: str
-
-
-class SkillInstallParams(TypedDict):
-    """Params of ``skill.install``."""
-
-    #: Absolute target directory; created if missing.
-    dir: str
-
-    #: Replace a different existing SKILL.md; default false.
-    force: NotRequired[bool]
-
-
-class SkillInstallResult(TypedDict):
-    """Result of ``skill.install``."""
-
-    #: Absolute path of the SKILL.md file.
-    path: str
-
-    #: False when the file already had this content.
-    written: bool
-
-
-#: An item of TokenIssueParams.grants: Grants the token holds besides read.
-TokenIssueParamsGrantsItem: TypeAlias = Literal["read", "write", "respond", "files", "spawn"]
-
-
-class TokenIssueParams(TypedDict):
-    """Params of ``token.issue``."""
-
-    #: Token name: 1-64 of a-z 0-9 . _ -.
-    name: str
-
-    #: Grants the token holds besides read.
-    grants: list[TokenIssueParamsGrantsItem]
-
-    #: Seconds until the token expires; never when omitted (min 1, max 315360000).
-    expires_in: NotRequired[int]
-
-
-class TokenIssueResult(TypedDict):
-    """Result of ``token.issue``."""
-
-    #: The token's name.
-    name: str
-
-    #: The token's public id, part of its text.
-    id: str
-
-    #: Grants it holds besides none.
-    grants: list[str]
-
-    #: When it was issued (RFC 3339 UTC).
-    created: str
-
-    #: When it expires (RFC 3339 UTC); absent: never.
-    expires: NotRequired[str]
-
-    #: The token text; it is not shown again.
-    token: str
-
-
-class TokenListParams(TypedDict):
-    """Params of ``token.list``."""
-
-
-#: TokenListResultTokensItem.state: Whether the token counts now.
-TokenListResultTokensItemState: TypeAlias = Literal["active", "expired", "revoked"]
-
-
-class TokenListResultTokensItem(TypedDict):
-    """An item of TokenListResult.tokens: Issued tokens, oldest first."""
-
-    #: The token's name.
-    name: str
-
-    #: The token's public id, part of its text.
-    id: str
-
-    #: Grants it holds besides none.
-    grants: list[str]
-
-    #: When it was issued (RFC 3339 UTC).
-    created: str
-
-    #: When it expires (RFC 3339 UTC); absent: never.
-    expires: NotRequired[str]
-
-    #: Whether the token counts now.
-    state: TokenListResultTokensItemState
-
-    #: When it was revoked (RFC 3339 UTC).
-    revoked: NotRequired[str]
-
-
-class TokenListResult(TypedDict):
-    """Result of ``token.list``."""
-
-    #: Issued tokens, oldest first.
-    tokens: list[TokenListResultTokensItem]
-
-
-class TokenRevokeParams(TypedDict):
-    """Params of ``token.revoke``."""
-
-    #: Name of the active token to revoke.
-    name: str
-
-
-class TokenRevokeResult(TypedDict):
-    """Result of ``token.revoke``."""
-
-    #: The token's name.
-    name: str
-
-    #: The token's public id.
-    id: str
-
-    #: When it was revoked (RFC 3339 UTC).
-    revoked: str
-
-
-class VenomEchoClient:
-    """A blocking client for venom-echo.
-
-    Use it as ``with VenomEchoClient.connect() as client: ...``.
-    Every method raises `VenomError` on failure: ``unavailable.not_running`` when no daemon
-    listens, ``timeout`` when the daemon does not answer in time, or the daemon's error.
-    """
-
-    def __init__(self, client: SyncClient) -> None:
-        #: The venom-proto client underneath, for untyped calls.
-        self.raw = client
-
-    @classmethod
-    def connect(
-        cls,
-        socket: str | None = None,
-        *,
-        auth: dict[str, Any] | None = None,
-        timeout: float | None = None,
-        client_name: str = CLIENT_NAME,
-        client_version: str = SCHEMA_DIGEST,
-    ) -> Self:
-        """Connect to the daemon and complete hello.
-
-        Args:
-            socket: The socket path. By default (RFC-0002 §2.3) the value of
-                ``$VENOM_ECHO_SOCKET``, else
-                ``venom-echo.sock`` in the user's runtime directory.
-            auth: ``hello.auth``; by default ``$VENOM_ECHO_TOKEN`` when set, else the owner token
-                beside a local socket, when readable (rfcs/0006 §4).
-            client_name: The client name sent in hello.
-            client_version: The client version sent in hello.
-            timeout: Seconds to wait for each read or write; by default no limit.
-        """
-        path = resolve_socket_path(TOOL, socket)
-        client = SyncClient(
-            path,
-            client_name=client_name,
-            client_version=client_version,
-            auth=client_auth(TOOL, path) if auth is None else auth,
-            timeout=timeout,
-        )
-        return cls(client)
-
-    @property
-    def hello_result(self) -> dict[str, Any]:
-        """The daemon's hello result (RFC-0002 §6.2)."""
-        return self.raw.hello_result
-
-    def close(self) -> None:
-        """Close the connection; idempotent."""
-        self.raw.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    tool = TOOL
+    schema_digest = SCHEMA_DIGEST
+    client_name = CLIENT_NAME
 
     def config_check(self) -> ConfigCheckResult:
         """``config.check``: Validate the configuration file without applying it.
@@ -737,14 +85,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("config.check", {})
-        return cast("ConfigCheckResult", result)
+        return cast("ConfigCheckResult", self._call("config.check", {}))
 
-    def config_get(
-        self,
-        *,
-        key: str | Absent = ABSENT,
-    ) -> ConfigGetResult:
+    def config_get(self, *, key: str | Absent = ABSENT) -> ConfigGetResult:
         """``config.get``: Read an effective configuration value.
 
         Args:
@@ -754,11 +97,7 @@ class VenomEchoClient:
             VenomError: The daemon's or the transport's error; declared codes:
                 ``not_found.config_key``: The key is not in the configuration schema.
         """
-        params: dict[str, object] = {
-            "key": key,
-        }
-        result = self.raw.call("config.get", _present(params))
-        return cast("ConfigGetResult", result)
+        return cast("ConfigGetResult", self._call("config.get", {"key": key}))
 
     def config_reload(self) -> ConfigReloadResult:
         """``config.reload``: Apply the configuration file, or keep the old one if it is invalid.
@@ -767,8 +106,7 @@ class VenomEchoClient:
             VenomError: The daemon's or the transport's error; declared codes:
                 ``failed.config_invalid``: The file does not validate; the old one stays.
         """
-        result = self.raw.call("config.reload", {})
-        return cast("ConfigReloadResult", result)
+        return cast("ConfigReloadResult", self._call("config.reload", {}))
 
     def config_schema(self) -> ConfigSchemaResult:
         """``config.schema``: Return the configuration schema as JSON Schema.
@@ -776,15 +114,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("config.schema", {})
-        return cast("ConfigSchemaResult", result)
+        return cast("ConfigSchemaResult", self._call("config.schema", {}))
 
-    def config_set(
-        self,
-        *,
-        key: str,
-        value: str,
-    ) -> ConfigSetResult:
+    def config_set(self, *, key: str, value: str) -> ConfigSetResult:
         """``config.set``: Set a value in the configuration file and apply it.
 
         Args:
@@ -800,12 +132,7 @@ class VenomEchoClient:
                 ``failed.write``: The file could not be written (full disk, read-only file system,
                     permissions).
         """
-        params: dict[str, object] = {
-            "key": key,
-            "value": value,
-        }
-        result = self.raw.call("config.set", _present(params))
-        return cast("ConfigSetResult", result)
+        return cast("ConfigSetResult", self._call("config.set", {"key": key, "value": value}))
 
     def doctor(self) -> DoctorResult:
         """``doctor``: Run health checks and report each with a hint.
@@ -813,15 +140,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("doctor", {})
-        return cast("DoctorResult", result)
+        return cast("DoctorResult", self._call("doctor", {}))
 
-    def echo(
-        self,
-        *,
-        text: str,
-        style: EchoParamsStyle | Absent = ABSENT,
-    ) -> EchoResult:
+    def echo(self, *, text: str, style: EchoParamsStyle | Absent = ABSENT) -> EchoResult:
         """``echo``: Return the supplied text.
 
         Args:
@@ -831,18 +152,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        params: dict[str, object] = {
-            "text": text,
-            "style": style,
-        }
-        result = self.raw.call("echo", _present(params))
-        return cast("EchoResult", result)
+        return cast("EchoResult", self._call("echo", {"text": text, "style": style}))
 
-    def echo_exit(
-        self,
-        *,
-        status: int,
-    ) -> EchoExitResult:
+    def echo_exit(self, *, status: int) -> EchoExitResult:
         """``echo.exit``: Succeed with a status the CLI passes through as its exit status.
 
         Args:
@@ -851,17 +163,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        params: dict[str, object] = {
-            "status": status,
-        }
-        result = self.raw.call("echo.exit", _present(params))
-        return cast("EchoExitResult", result)
+        return cast("EchoExitResult", self._call("echo.exit", {"status": status}))
 
-    def echo_fail(
-        self,
-        *,
-        code: EchoFailParamsCode,
-    ) -> None:
+    def echo_fail(self, *, code: EchoFailParamsCode) -> None:
         """``echo.fail``: Fail with the chosen declared error.
 
         Args:
@@ -874,17 +178,10 @@ class VenomEchoClient:
                 ``conflict.echo_busy``: The echo is busy.
                 ``timeout.echo``: The echo took too long.
         """
-        params: dict[str, object] = {
-            "code": code,
-        }
-        self.raw.call("echo.fail", _present(params))
+        self._call("echo.fail", {"code": code})
 
     def echo_repeat(
-        self,
-        *,
-        text: str,
-        count: int | Absent = ABSENT,
-        interval_ms: int | Absent = ABSENT,
+        self, *, text: str, count: int | Absent = ABSENT, interval_ms: int | Absent = ABSENT
     ) -> Stream[EchoRepeatItem, EchoRepeatResult]:
         """``echo.repeat``: Stream the text back count times, one item each.
 
@@ -898,13 +195,8 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        params: dict[str, object] = {
-            "text": text,
-            "count": count,
-            "interval_ms": interval_ms,
-        }
-        call = self.raw.stream("echo.repeat", _present(params))
-        return Stream(call)
+        params = {"text": text, "count": count, "interval_ms": interval_ms}
+        return self._stream("echo.repeat", params)
 
     def echo_types(
         self,
@@ -913,7 +205,7 @@ class VenomEchoClient:
         ratio: float | Absent = ABSENT,
         flag: bool | Absent = ABSENT,
         tags: list[int] | Absent = ABSENT,
-        nested: EchoTypesParamsNested | Absent = ABSENT,
+        nested: EchoTypesArgsNested | Absent = ABSENT,
         mode: EchoTypesParamsMode | Absent = ABSENT,
     ) -> EchoTypesResult:
         """``echo.types``: Return params of every kind as received, after default insertion.
@@ -929,7 +221,7 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        params: dict[str, object] = {
+        params = {
             "count": count,
             "ratio": ratio,
             "flag": flag,
@@ -937,8 +229,7 @@ class VenomEchoClient:
             "nested": nested,
             "mode": mode,
         }
-        result = self.raw.call("echo.types", _present(params))
-        return cast("EchoTypesResult", result)
+        return cast("EchoTypesResult", self._call("echo.types", params))
 
     def events(
         self,
@@ -961,13 +252,7 @@ class VenomEchoClient:
             VenomError: The daemon's or the transport's error; declared codes:
                 ``invalid_params.pattern``: A type glob uses characters outside [a-z0-9_.*].
         """
-        params: dict[str, object] = {
-            "types": types,
-            "cursor": cursor,
-            "follow": follow,
-        }
-        call = self.raw.stream("events", _present(params))
-        return Stream(call)
+        return self._stream("events", {"types": types, "cursor": cursor, "follow": follow})
 
     def manifest(self) -> ManifestResult:
         """``manifest``: Return the normalized verb model as canonical JSON text, with its digest.
@@ -975,8 +260,7 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("manifest", {})
-        return cast("ManifestResult", result)
+        return cast("ManifestResult", self._call("manifest", {}))
 
     def ping(self) -> PingResult:
         """``ping``: Check that the daemon is alive.
@@ -984,8 +268,7 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("ping", {})
-        return cast("PingResult", result)
+        return cast("PingResult", self._call("ping", {}))
 
     def shutdown(self) -> ShutdownResult:
         """``shutdown``: Stop the daemon cleanly, as SIGTERM does.
@@ -993,8 +276,7 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("shutdown", {})
-        return cast("ShutdownResult", result)
+        return cast("ShutdownResult", self._call("shutdown", {}))
 
     def skill(self) -> SkillResult:
         """``skill``: Print the generated SKILL.md.
@@ -1002,15 +284,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("skill", {})
-        return cast("SkillResult", result)
+        return cast("SkillResult", self._call("skill", {}))
 
-    def skill_install(
-        self,
-        *,
-        dir: str,
-        force: bool | Absent = ABSENT,
-    ) -> SkillInstallResult:
+    def skill_install(self, *, dir: str, force: bool | Absent = ABSENT) -> SkillInstallResult:
         """``skill.install``: Write the generated SKILL.md into a directory.
 
         Args:
@@ -1026,12 +302,8 @@ class VenomEchoClient:
                 ``failed.write``: The file could not be written (full disk, read-only file system,
                     permissions).
         """
-        params: dict[str, object] = {
-            "dir": dir,
-            "force": force,
-        }
-        result = self.raw.call("skill.install", _present(params))
-        return cast("SkillInstallResult", result)
+        params = {"dir": dir, "force": force}
+        return cast("SkillInstallResult", self._call("skill.install", params))
 
     def token_issue(
         self,
@@ -1054,13 +326,8 @@ class VenomEchoClient:
                 ``failed.write``: The file could not be written (full disk, read-only file system,
                     permissions).
         """
-        params: dict[str, object] = {
-            "name": name,
-            "grants": grants,
-            "expires_in": expires_in,
-        }
-        result = self.raw.call("token.issue", _present(params))
-        return cast("TokenIssueResult", result)
+        params = {"name": name, "grants": grants, "expires_in": expires_in}
+        return cast("TokenIssueResult", self._call("token.issue", params))
 
     def token_list(self) -> TokenListResult:
         """``token.list``: List issued tokens without their secrets.
@@ -1068,14 +335,9 @@ class VenomEchoClient:
         Raises:
             VenomError: The daemon's or the transport's error.
         """
-        result = self.raw.call("token.list", {})
-        return cast("TokenListResult", result)
+        return cast("TokenListResult", self._call("token.list", {}))
 
-    def token_revoke(
-        self,
-        *,
-        name: str,
-    ) -> TokenRevokeResult:
+    def token_revoke(self, *, name: str) -> TokenRevokeResult:
         """``token.revoke``: Revoke an issued token; open connections lose its grants at once.
 
         Args:
@@ -1087,251 +349,63 @@ class VenomEchoClient:
                 ``failed.write``: The file could not be written (full disk, read-only file system,
                     permissions).
         """
-        params: dict[str, object] = {
-            "name": name,
-        }
-        result = self.raw.call("token.revoke", _present(params))
-        return cast("TokenRevokeResult", result)
+        return cast("TokenRevokeResult", self._call("token.revoke", {"name": name}))
 
 
-class AsyncVenomEchoClient:
-    """An anyio client for venom-echo.
+class AsyncVenomEchoClient(AsyncTypedClient):
+    """An anyio client for venom-echo: one method per daemon verb.
 
-    Use it as ``async with AsyncVenomEchoClient.connect() as client: ...``.
-    Every method raises `VenomError` on failure: ``unavailable.not_running`` when no daemon
-    listens, or the daemon's error. Bound waits with ``anyio.fail_after``.
+    Use it as ``async with AsyncVenomEchoClient.connect() as client: ...``; connecting, hello and
+    closing are `AsyncTypedClient`'s. Each method's arguments and errors are documented on
+    `VenomEchoClient`.
     """
 
-    def __init__(self, client: AsyncClient) -> None:
-        #: The venom-proto client underneath, for untyped calls; entering this object enters it.
-        self.raw = client
-
-    @classmethod
-    def connect(
-        cls,
-        socket: str | None = None,
-        *,
-        auth: dict[str, Any] | None = None,
-        client_name: str = CLIENT_NAME,
-        client_version: str = SCHEMA_DIGEST,
-    ) -> Self:
-        """A client that connects and completes hello when entered with ``async with``.
-
-        Args:
-            socket: The socket path. By default (RFC-0002 §2.3) the value of
-                ``$VENOM_ECHO_SOCKET``, else
-                ``venom-echo.sock`` in the user's runtime directory.
-            auth: ``hello.auth``; by default ``$VENOM_ECHO_TOKEN`` when set, else the owner token
-                beside a local socket, when readable (rfcs/0006 §4).
-            client_name: The client name sent in hello.
-            client_version: The client version sent in hello.
-        """
-        from venom_proto.client import AsyncClient  # anyio is imported by async users only
-
-        path = resolve_socket_path(TOOL, socket)
-        client = AsyncClient(
-            path,
-            client_name=client_name,
-            client_version=client_version,
-            auth=client_auth(TOOL, path) if auth is None else auth,
-        )
-        return cls(client)
-
-    @property
-    def hello_result(self) -> dict[str, Any]:
-        """The daemon's hello result (RFC-0002 §6.2), once entered."""
-        return self.raw.hello_result
-
-    async def aclose(self) -> None:
-        """Close the connection; idempotent."""
-        await self.raw.aclose()
-
-    async def __aenter__(self) -> Self:
-        await self.raw.__aenter__()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
+    tool = TOOL
+    schema_digest = SCHEMA_DIGEST
+    client_name = CLIENT_NAME
 
     async def config_check(self) -> ConfigCheckResult:
-        """``config.check``: Validate the configuration file without applying it.
+        """``config.check``: Validate the configuration file without applying it."""
+        return cast("ConfigCheckResult", await self._call("config.check", {}))
 
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("config.check", {})
-        return cast("ConfigCheckResult", result)
-
-    async def config_get(
-        self,
-        *,
-        key: str | Absent = ABSENT,
-    ) -> ConfigGetResult:
-        """``config.get``: Read an effective configuration value.
-
-        Args:
-            key: Dotted key; absent for the whole configuration.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``not_found.config_key``: The key is not in the configuration schema.
-        """
-        params: dict[str, object] = {
-            "key": key,
-        }
-        result = await self.raw.call("config.get", _present(params))
-        return cast("ConfigGetResult", result)
+    async def config_get(self, *, key: str | Absent = ABSENT) -> ConfigGetResult:
+        """``config.get``: Read an effective configuration value."""
+        return cast("ConfigGetResult", await self._call("config.get", {"key": key}))
 
     async def config_reload(self) -> ConfigReloadResult:
-        """``config.reload``: Apply the configuration file, or keep the old one if it is invalid.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``failed.config_invalid``: The file does not validate; the old one stays.
-        """
-        result = await self.raw.call("config.reload", {})
-        return cast("ConfigReloadResult", result)
+        """``config.reload``: Apply the configuration file, or keep the old one if it is invalid."""
+        return cast("ConfigReloadResult", await self._call("config.reload", {}))
 
     async def config_schema(self) -> ConfigSchemaResult:
-        """``config.schema``: Return the configuration schema as JSON Schema.
+        """``config.schema``: Return the configuration schema as JSON Schema."""
+        return cast("ConfigSchemaResult", await self._call("config.schema", {}))
 
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("config.schema", {})
-        return cast("ConfigSchemaResult", result)
-
-    async def config_set(
-        self,
-        *,
-        key: str,
-        value: str,
-    ) -> ConfigSetResult:
-        """``config.set``: Set a value in the configuration file and apply it.
-
-        Args:
-            key: Dotted key.
-            value: JSON value; text that is not JSON is taken as a string.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``not_found.config_key``: The key is not in the configuration schema.
-                ``invalid_params.config``: The file would not validate, could not be read (not a
-                    regular file, over 1 MiB) or the value nests over 64 levels; nothing was
-                    written.
-                ``failed.write``: The file could not be written (full disk, read-only file system,
-                    permissions).
-        """
-        params: dict[str, object] = {
-            "key": key,
-            "value": value,
-        }
-        result = await self.raw.call("config.set", _present(params))
-        return cast("ConfigSetResult", result)
+    async def config_set(self, *, key: str, value: str) -> ConfigSetResult:
+        """``config.set``: Set a value in the configuration file and apply it."""
+        return cast("ConfigSetResult", await self._call("config.set", {"key": key, "value": value}))
 
     async def doctor(self) -> DoctorResult:
-        """``doctor``: Run health checks and report each with a hint.
+        """``doctor``: Run health checks and report each with a hint."""
+        return cast("DoctorResult", await self._call("doctor", {}))
 
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("doctor", {})
-        return cast("DoctorResult", result)
+    async def echo(self, *, text: str, style: EchoParamsStyle | Absent = ABSENT) -> EchoResult:
+        """``echo``: Return the supplied text."""
+        return cast("EchoResult", await self._call("echo", {"text": text, "style": style}))
 
-    async def echo(
-        self,
-        *,
-        text: str,
-        style: EchoParamsStyle | Absent = ABSENT,
-    ) -> EchoResult:
-        """``echo``: Return the supplied text.
+    async def echo_exit(self, *, status: int) -> EchoExitResult:
+        """``echo.exit``: Succeed with a status the CLI passes through as its exit status."""
+        return cast("EchoExitResult", await self._call("echo.exit", {"status": status}))
 
-        Args:
-            text: Text to return.
-            style: Output casing; default "plain".
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        params: dict[str, object] = {
-            "text": text,
-            "style": style,
-        }
-        result = await self.raw.call("echo", _present(params))
-        return cast("EchoResult", result)
-
-    async def echo_exit(
-        self,
-        *,
-        status: int,
-    ) -> EchoExitResult:
-        """``echo.exit``: Succeed with a status the CLI passes through as its exit status.
-
-        Args:
-            status: Exit status to return (min 0, max 255).
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        params: dict[str, object] = {
-            "status": status,
-        }
-        result = await self.raw.call("echo.exit", _present(params))
-        return cast("EchoExitResult", result)
-
-    async def echo_fail(
-        self,
-        *,
-        code: EchoFailParamsCode,
-    ) -> None:
-        """``echo.fail``: Fail with the chosen declared error.
-
-        Args:
-            code: Which declared error to fail with.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``failed.echo``: The echo failed on purpose.
-                ``not_found.echo``: There was nothing to echo.
-                ``conflict.echo_busy``: The echo is busy.
-                ``timeout.echo``: The echo took too long.
-        """
-        params: dict[str, object] = {
-            "code": code,
-        }
-        await self.raw.call("echo.fail", _present(params))
+    async def echo_fail(self, *, code: EchoFailParamsCode) -> None:
+        """``echo.fail``: Fail with the chosen declared error."""
+        await self._call("echo.fail", {"code": code})
 
     async def echo_repeat(
-        self,
-        *,
-        text: str,
-        count: int | Absent = ABSENT,
-        interval_ms: int | Absent = ABSENT,
+        self, *, text: str, count: int | Absent = ABSENT, interval_ms: int | Absent = ABSENT
     ) -> AsyncStream[EchoRepeatItem, EchoRepeatResult]:
-        """``echo.repeat``: Stream the text back count times, one item each.
-
-        Returns a stream: iterate it for the items, then read its result.
-
-        Args:
-            text: Text to repeat.
-            count: Number of items to stream (min 0, max 100000); default 3.
-            interval_ms: Pause before each item, in milliseconds (min 0, max 60000); default 0.
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        params: dict[str, object] = {
-            "text": text,
-            "count": count,
-            "interval_ms": interval_ms,
-        }
-        call = await self.raw.stream("echo.repeat", _present(params))
-        return AsyncStream(call)
+        """``echo.repeat``: Stream the text back count times, one item each."""
+        params = {"text": text, "count": count, "interval_ms": interval_ms}
+        return await self._stream("echo.repeat", params)
 
     async def echo_types(
         self,
@@ -1340,23 +414,11 @@ class AsyncVenomEchoClient:
         ratio: float | Absent = ABSENT,
         flag: bool | Absent = ABSENT,
         tags: list[int] | Absent = ABSENT,
-        nested: EchoTypesParamsNested | Absent = ABSENT,
+        nested: EchoTypesArgsNested | Absent = ABSENT,
         mode: EchoTypesParamsMode | Absent = ABSENT,
     ) -> EchoTypesResult:
-        """``echo.types``: Return params of every kind as received, after default insertion.
-
-        Args:
-            count: A bounded integer (min -10, max 10); default 1.
-            ratio: A bounded number (min 0, max 1); default 0.5.
-            flag: A boolean; default false.
-            tags: An array of integers.
-            nested: An object with its own defaults.
-            mode: A choice.
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        params: dict[str, object] = {
+        """``echo.types``: Return params of every kind as received, after default insertion."""
+        params = {
             "count": count,
             "ratio": ratio,
             "flag": flag,
@@ -1364,8 +426,7 @@ class AsyncVenomEchoClient:
             "nested": nested,
             "mode": mode,
         }
-        result = await self.raw.call("echo.types", _present(params))
-        return cast("EchoTypesResult", result)
+        return cast("EchoTypesResult", await self._call("echo.types", params))
 
     async def events(
         self,
@@ -1374,91 +435,31 @@ class AsyncVenomEchoClient:
         cursor: int | Absent = ABSENT,
         follow: bool | Absent = ABSENT,
     ) -> AsyncStream[EventsItem, EventsResult]:
-        """``events``: Stream events, optionally replaying from a cursor.
-
-        Returns a stream: iterate it for the items, then read its result.
-
-        Args:
-            types: Event type globs (at most 64, of at most 128 characters each); * matches any run
-                of characters; default ["*"].
-            cursor: Replay retained events with seq greater than this (min 0).
-            follow: After the replay, keep streaming live events until cancelled; default false.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``invalid_params.pattern``: A type glob uses characters outside [a-z0-9_.*].
-        """
-        params: dict[str, object] = {
-            "types": types,
-            "cursor": cursor,
-            "follow": follow,
-        }
-        call = await self.raw.stream("events", _present(params))
-        return AsyncStream(call)
+        """``events``: Stream events, optionally replaying from a cursor."""
+        return await self._stream("events", {"types": types, "cursor": cursor, "follow": follow})
 
     async def manifest(self) -> ManifestResult:
-        """``manifest``: Return the normalized verb model as canonical JSON text, with its digest.
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
+        """``manifest``: Return the normalized verb model as canonical JSON text, with its
+        digest.
         """
-        result = await self.raw.call("manifest", {})
-        return cast("ManifestResult", result)
+        return cast("ManifestResult", await self._call("manifest", {}))
 
     async def ping(self) -> PingResult:
-        """``ping``: Check that the daemon is alive.
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("ping", {})
-        return cast("PingResult", result)
+        """``ping``: Check that the daemon is alive."""
+        return cast("PingResult", await self._call("ping", {}))
 
     async def shutdown(self) -> ShutdownResult:
-        """``shutdown``: Stop the daemon cleanly, as SIGTERM does.
-
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("shutdown", {})
-        return cast("ShutdownResult", result)
+        """``shutdown``: Stop the daemon cleanly, as SIGTERM does."""
+        return cast("ShutdownResult", await self._call("shutdown", {}))
 
     async def skill(self) -> SkillResult:
-        """``skill``: Print the generated SKILL.md.
+        """``skill``: Print the generated SKILL.md."""
+        return cast("SkillResult", await self._call("skill", {}))
 
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("skill", {})
-        return cast("SkillResult", result)
-
-    async def skill_install(
-        self,
-        *,
-        dir: str,
-        force: bool | Absent = ABSENT,
-    ) -> SkillInstallResult:
-        """``skill.install``: Write the generated SKILL.md into a directory.
-
-        Args:
-            dir: Absolute target directory; created if missing.
-            force: Replace a different existing SKILL.md; default false.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``invalid_params.relative_path``: dir is not an absolute path.
-                ``invalid_params.path``: dir cannot name a file: it contains a NUL character.
-                ``conflict.skill_exists``: Something other than this SKILL.md is there (another
-                    file, a link, a directory) and force is false.
-                ``failed.write``: The file could not be written (full disk, read-only file system,
-                    permissions).
-        """
-        params: dict[str, object] = {
-            "dir": dir,
-            "force": force,
-        }
-        result = await self.raw.call("skill.install", _present(params))
-        return cast("SkillInstallResult", result)
+    async def skill_install(self, *, dir: str, force: bool | Absent = ABSENT) -> SkillInstallResult:
+        """``skill.install``: Write the generated SKILL.md into a directory."""
+        params = {"dir": dir, "force": force}
+        return cast("SkillInstallResult", await self._call("skill.install", params))
 
     async def token_issue(
         self,
@@ -1467,55 +468,14 @@ class AsyncVenomEchoClient:
         grants: list[TokenIssueParamsGrantsItem],
         expires_in: int | Absent = ABSENT,
     ) -> TokenIssueResult:
-        """``token.issue``: Issue a named token holding the chosen grants; shown once.
-
-        Args:
-            name: Token name: 1-64 of a-z 0-9 . _ -.
-            grants: Grants the token holds besides read.
-            expires_in: Seconds until the token expires; never when omitted (min 1, max 315360000).
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``conflict.token_exists``: An active token already has this name.
-                ``unavailable.too_many_tokens``: The store holds the most active tokens it can.
-                ``failed.write``: The file could not be written (full disk, read-only file system,
-                    permissions).
-        """
-        params: dict[str, object] = {
-            "name": name,
-            "grants": grants,
-            "expires_in": expires_in,
-        }
-        result = await self.raw.call("token.issue", _present(params))
-        return cast("TokenIssueResult", result)
+        """``token.issue``: Issue a named token holding the chosen grants; shown once."""
+        params = {"name": name, "grants": grants, "expires_in": expires_in}
+        return cast("TokenIssueResult", await self._call("token.issue", params))
 
     async def token_list(self) -> TokenListResult:
-        """``token.list``: List issued tokens without their secrets.
+        """``token.list``: List issued tokens without their secrets."""
+        return cast("TokenListResult", await self._call("token.list", {}))
 
-        Raises:
-            VenomError: The daemon's or the transport's error.
-        """
-        result = await self.raw.call("token.list", {})
-        return cast("TokenListResult", result)
-
-    async def token_revoke(
-        self,
-        *,
-        name: str,
-    ) -> TokenRevokeResult:
-        """``token.revoke``: Revoke an issued token; open connections lose its grants at once.
-
-        Args:
-            name: Name of the active token to revoke.
-
-        Raises:
-            VenomError: The daemon's or the transport's error; declared codes:
-                ``not_found.token``: No active token has this name.
-                ``failed.write``: The file could not be written (full disk, read-only file system,
-                    permissions).
-        """
-        params: dict[str, object] = {
-            "name": name,
-        }
-        result = await self.raw.call("token.revoke", _present(params))
-        return cast("TokenRevokeResult", result)
+    async def token_revoke(self, *, name: str) -> TokenRevokeResult:
+        """``token.revoke``: Revoke an issued token; open connections lose its grants at once."""
+        return cast("TokenRevokeResult", await self._call("token.revoke", {"name": name}))

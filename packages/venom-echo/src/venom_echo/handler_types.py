@@ -5,18 +5,37 @@
 
 Each product verb's params as its handler receives them (validated, every default inserted: a param
 with a default is always present, an optional one without is ``NotRequired``), its result and its
-stream items. `VenomEchoHandlers` has one method per verb, named by the wire name with dots as
-underscores; `bind_handlers` maps an implementation of it to the handlers by exact wire name that
-the product's ``handlers`` function returns. Typing only: the daemon passes the same plain dicts and
-validates every result and item, so a call costs nothing more.
+stream items, from ``verb_types`` (re-exported here). `VenomEchoHandlers` has one method per verb,
+named by the wire name with dots as underscores; `bind_handlers` maps an implementation of it to the
+handlers by exact wire name that the product's ``handlers`` function returns. Typing only: the
+daemon passes the same plain dicts and validates every result and item, so a call costs nothing
+more.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import Literal, NotRequired, Protocol, TypeAlias, TypedDict, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 from venom_proto import Call, ConnectionInfo, Handler
+
+from .verb_types import (
+    EchoExitParams,
+    EchoExitResult,
+    EchoFailParams,
+    EchoFailParamsCode,
+    EchoParams,
+    EchoParamsStyle,
+    EchoRepeatItem,
+    EchoRepeatParams,
+    EchoRepeatResult,
+    EchoResult,
+    EchoTypesParams,
+    EchoTypesParamsMode,
+    EchoTypesParamsNested,
+    EchoTypesResult,
+    EchoTypesResultNested,
+)
 
 __all__ = (
     "EchoExitParams",
@@ -65,158 +84,9 @@ class StreamingCall(Protocol[ItemT_contra]):
     async def emit(self, item: ItemT_contra, /) -> None: ...
 
 
-#: EchoParams.style: Output casing; default "plain".
-EchoParamsStyle: TypeAlias = Literal["plain", "upper"]
-
-
-class EchoParams(TypedDict):
-    """Params of ``echo`` as its handler receives them."""
-
-    #: Text to return.
-    text: str
-
-    #: Output casing; default "plain".
-    style: EchoParamsStyle
-
-
-class EchoResult(TypedDict):
-    """Result of ``echo``."""
-
-    #: Returned text.
-    text: str
-
-
-class EchoExitParams(TypedDict):
-    """Params of ``echo.exit`` as its handler receives them."""
-
-    #: Exit status to return (min 0, max 255).
-    status: int
-
-
-class EchoExitResult(TypedDict):
-    """Result of ``echo.exit``."""
-
-    #: The status (min 0, max 255).
-    status: int
-
-
-#: EchoFailParams.code: Which declared error to fail with.
-EchoFailParamsCode: TypeAlias = Literal[
-    "failed.echo",
-    "not_found.echo",
-    "conflict.echo_busy",
-    "timeout.echo",
-]
-
-
-class EchoFailParams(TypedDict):
-    """Params of ``echo.fail`` as its handler receives them."""
-
-    #: Which declared error to fail with.
-    code: EchoFailParamsCode
-
-
-class EchoRepeatParams(TypedDict):
-    """Params of ``echo.repeat`` as its handler receives them."""
-
-    #: Text to repeat.
-    text: str
-
-    #: Number of items to stream (min 0, max 100000); default 3.
-    count: int
-
-    #: Pause before each item, in milliseconds (min 0, max 60000); default 0.
-    interval_ms: int
-
-
-class EchoRepeatResult(TypedDict):
-    """Result of ``echo.repeat``."""
-
-    #: Items sent (min 0).
-    count: int
-
-
-class EchoRepeatItem(TypedDict):
-    """Stream item of ``echo.repeat``."""
-
-    #: Position from 0 (min 0).
-    index: int
-
-    #: The repeated text.
-    text: str
-
-
-class EchoTypesParamsNested(TypedDict):
-    """EchoTypesParams.nested: An object with its own defaults."""
-
-    #: A name; default "anon".
-    name: str
-
-    #: A level (min 0, max 3); default 0.
-    level: int
-
-
-#: EchoTypesParams.mode: A choice.
-EchoTypesParamsMode: TypeAlias = Literal["fast", "safe"]
-
-
-class EchoTypesParams(TypedDict):
-    """Params of ``echo.types`` as its handler receives them."""
-
-    #: A bounded integer (min -10, max 10); default 1.
-    count: int
-
-    #: A bounded number (min 0, max 1); default 0.5.
-    ratio: float
-
-    #: A boolean; default false.
-    flag: bool
-
-    #: An array of integers.
-    tags: NotRequired[list[int]]
-
-    #: An object with its own defaults.
-    nested: NotRequired[EchoTypesParamsNested]
-
-    #: A choice.
-    mode: NotRequired[EchoTypesParamsMode]
-
-
-class EchoTypesResultNested(TypedDict):
-    """EchoTypesResult.nested: As received, or null."""
-
-    #: A name.
-    name: str
-
-    #: A level.
-    level: int
-
-
-class EchoTypesResult(TypedDict):
-    """Result of ``echo.types``."""
-
-    #: As received.
-    count: int
-
-    #: As received.
-    ratio: float
-
-    #: As received.
-    flag: bool
-
-    #: As received, or null.
-    tags: list[int] | None
-
-    #: As received, or null.
-    nested: EchoTypesResultNested | None
-
-    #: As received, or null.
-    mode: str | None
-
-
 class VenomEchoHandlers(Protocol):
-    """One method per venom-echo verb: implement it (a plain class will do; it need not inherit this
-    one) and pass an instance to `bind_handlers`. A method may be ``def`` or ``async def``.
+    """One method per venom-echo verb: implement it (a plain class will do; it need not inherit
+    this one) and pass an instance to `bind_handlers`. A method may be ``def`` or ``async def``.
     """
 
     def echo(self, call: Call, params: EchoParams, /) -> Awaitable[EchoResult] | EchoResult:

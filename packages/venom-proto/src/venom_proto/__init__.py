@@ -3,8 +3,8 @@
 The names below are what a daemon's handlers and a client need. The rest of the public face is
 in submodules: `venom_proto.sansio` (the sans-I/O core, for transports), `venom_proto.conventions`
 (names, environment variables, the files beside a socket, the cached model),
-`venom_proto.stdjson` (strict JSON on the standard library), `venom_proto.client` and
-`venom_proto.sync_client`.
+`venom_proto.stdjson` (strict JSON on the standard library), `venom_proto.client`,
+`venom_proto.sync_client` and `venom_proto.typed` (what generated typed clients build on).
 
 Names are loaded lazily (PEP 562), so that the CLI's path through this package
 (``venom_proto.sync_client``) pays for neither anyio, orjson nor the server.

@@ -7,7 +7,9 @@ stream item; a ``Protocol`` with one method per verb; and ``bind_handlers``, whi
 implementation of that protocol to the ``{wire name: handler}`` mapping `Product.handlers`
 returns. ``mypy --strict`` then checks each handler's keys, types and results against the
 schema. Typing only: the daemon hands handlers the same plain dicts and validates what they
-return, so the hot path is unchanged. The module imports venom-proto and ``typing`` only.
+return, so the hot path is unchanged. The types themselves are the product's generated
+``verb_types`` module (`venom_gen.build.verb_types`), which this one imports and re-exports the
+product verbs' types of; otherwise it imports venom-proto and ``typing`` only.
 """
 
 from __future__ import annotations
@@ -15,10 +17,16 @@ from __future__ import annotations
 import keyword
 
 from venom_gen.build.client_gen._names import NameTable, camel
+from venom_gen.build.client_gen._table import (
+    MODULE,
+    all_lines,
+    header,
+    import_lines,
+    isort_key,
+    verb_type_table,
+)
 from venom_gen.build.client_gen._text import LINE_LIMIT, docstring_lines, plain, py_str
-from venom_gen.build.client_gen._types import TypeRegistry
-from venom_schema.canonical import digest
-from venom_schema.model import Descriptor, Model, Verb
+from venom_schema.model import Model, Verb
 from venom_schema.surfaces import verbs_on
 
 __all__ = ("handler_verbs", "protocol_name", "render_handler_types")
@@ -48,12 +56,6 @@ class StreamingCall(Protocol[ItemT_contra]):
 
     async def emit(self, item: ItemT_contra, /) -> None: ...
 '''.strip("\n")
-
-_RESERVED = frozenset(
-    {"Awaitable", "Call", "ConnectionInfo", "Handler", "ItemT_contra", "StreamingCall"}
-    | {"bind_handlers", "cast", "Literal", "NotRequired", "Protocol", "TypeAlias", "TypedDict"}
-    | {"TypeVar"}
-)
 
 
 def handler_verbs(model: Model) -> list[Verb]:
@@ -89,14 +91,6 @@ def _signature(name: str, call: str, params: str, result: str) -> list[str]:
     ]
 
 
-def _typing_import(names: set[str]) -> list[str]:
-    ordered = sorted(names, key=_isort_key)
-    line = f"from typing import {', '.join(ordered)}"
-    if len(line) <= LINE_LIMIT:
-        return [line]
-    return ["from typing import (", *(f"    {name}," for name in ordered), ")"]
-
-
 def render_handler_types(model: Model) -> str:
     """The handler-types module for ``model`` (a normalized model) as Python source.
 
@@ -105,81 +99,66 @@ def render_handler_types(model: Model) -> str:
     """
     tool = str(model["tool"])
     protocol = protocol_name(tool)
-    names = NameTable("Python name", _RESERVED | {protocol})
-    registry = TypeRegistry(names)
+    table = verb_type_table(model)
     methods = NameTable("handler method", frozenset({"self"}))
-    verbs = handler_verbs(model)
     members: list[list[str]] = []
     binds: list[str] = []
+    reexported: list[str] = []
     streams = False
-    for verb in verbs:
+    for verb in handler_verbs(model):
         wire = str(verb["name"])
-        base = camel(wire)
+        names = table.verbs[wire]
         method = methods.claim(_method(wire), f"verb {wire!r}")
-        registry.received = True
-        params = registry.typed_dict(
-            base + "Params",
-            f"Params of ``{wire}`` as its handler receives them.",
-            verb.get("params", []),
-        )
-        registry.received = False
-        result = registry.annotation(verb["result"], base + "Result", f"Result of ``{wire}``.")
+        reexported += names.reached
         call = "Call"
-        if verb["streams"]:
+        if names.item is not None:
             streams = True
-            item_desc: Descriptor = verb.get("item") or {"kind": "object", "fields": []}
-            item = registry.annotation(item_desc, base + "Item", f"Stream item of ``{wire}``.")
-            call = f"StreamingCall[{item}]"
+            call = f"StreamingCall[{names.item}]"
         summary = plain(str(verb.get("summary", ""))).rstrip(".")
         members.append(
             [
-                *_signature(method, call, params, result),
+                *_signature(method, call, str(names.params), names.result),
                 *docstring_lines([[f"``{wire}``: {summary}."]], "        "),
             ]
         )
         binds.append(f"        {py_str(wire)}: cast(Handler, handlers.{method}),")
-    schema = digest({key: value for key, value in model.items() if key != "$cache"})
-    typing_names = {"Protocol", "cast", *registry.typing_names}
-    if streams:
-        typing_names.add("TypeVar")
-    if any("TypedDict" in line for block in registry.blocks for line in block):
-        typing_names.add("TypedDict")
-    public = [*(["StreamingCall"] if streams else []), protocol, "bind_handlers", *names.claimed()]
+    reexported = sorted(set(reexported), key=isort_key)
+    typing_names = ["Protocol", *(["TypeVar"] if streams else []), "cast"]
+    public = [*(["StreamingCall"] if streams else []), protocol, "bind_handlers", *reexported]
     doc = [
         [f"Typed handlers for {tool}: {plain(str(model.get('summary', ''))).rstrip('.')}."],
         [
             "Each product verb's params as its handler receives them (validated, every default "
             "inserted: a param with a default is always present, an optional one without is "
-            f"``NotRequired``), its result and its stream items. `{protocol}` has one method "
+            f"``NotRequired``), its result and its stream items, from ``{MODULE}`` (re-exported "
+            f"here). `{protocol}` has one method "
             "per verb, named by the wire name with dots as underscores; `bind_handlers` maps "
             "an implementation of it to the handlers by exact wire name that the product's "
             "``handlers`` function returns. Typing only: the daemon passes the same plain dicts "
             "and validates every result and item, so a call costs nothing more."
         ],
     ]
+    proto = ["Call", "ConnectionInfo", "Handler"] if streams else ["Call", "Handler"]
     head = [
-        f"# Generated by `venom-gen handler-types` from the {plain(tool)} verb schema",
-        f"# {schema}.",
-        "# Do not edit: regenerate it when the manifest changes.",
+        *header("handler-types", model),
         *docstring_lines(doc, ""),
         "",
         "from __future__ import annotations",
         "",
         "from collections.abc import Awaitable",
-        *_typing_import(typing_names),
+        *import_lines("typing", typing_names),
         "",
-        "from venom_proto import Call, ConnectionInfo, Handler"
-        if streams
-        else "from venom_proto import Call, Handler",
+        *import_lines("venom_proto", proto),
         "",
-        "__all__ = (",
-        *(f"    {py_str(name)}," for name in sorted(public, key=_all_key)),
-        ")",
+        *import_lines("." + MODULE, reexported),
+        "",
+        *all_lines(public),
     ]
+    if not reexported:
+        del head[-3:-1]
     blocks: list[list[str]] = [head]
     if streams:
         blocks.append(_STREAMING_CALL.split("\n"))
-    blocks += registry.blocks
     protocol_doc = (
         f"One method per {tool} verb: implement it (a plain class will do; it need not "
         "inherit this one) and pass an instance to `bind_handlers`. A method may be ``def`` "
@@ -203,14 +182,3 @@ def render_handler_types(model: Model) -> str:
         ]
     )
     return "\n\n\n".join("\n".join(block) for block in blocks) + "\n"
-
-
-def _isort_key(name: str) -> tuple[int, str]:
-    # ruff's isort order within one import: CONSTANTS, then Classes, then functions.
-    group = 0 if name.isupper() else 1 if name[:1].isupper() else 2
-    return group, name.lower()
-
-
-def _all_key(name: str) -> tuple[int, str]:
-    # RUF022 wants isort order: CONSTANTS, then Classes, then the rest.
-    return (0 if name.isupper() else 1 if name[:1].isupper() else 2), name

@@ -1,7 +1,8 @@
-"""One typed method per daemon verb, for the blocking and the anyio client class.
+"""One method template for each daemon verb, filled for the blocking and the anyio class.
 
-Optional params default to ``ABSENT`` and are left out of the request, so the daemon inserts its
-declared default and "absent" stays distinct from an explicit ``None`` (JSON null).
+Optional params default to ``ABSENT``; `venom_proto.typed` leaves them out of the request, so the
+daemon inserts its declared default and "absent" stays distinct from an explicit ``None`` (JSON
+null). The method's text is ``ruff format``'s, so the generated module needs no formatter.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from venom_gen.build.client_gen._names import arg_name
-from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
+from venom_gen.build.client_gen._runtime import Flavor
+from venom_gen.build.client_gen._text import LINE_LIMIT, docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import field_note
 from venom_schema.model import Field, Verb
 
@@ -46,46 +48,73 @@ def _doc(verb: Verb, types: VerbTypes) -> list[list[str]]:
     return paragraphs
 
 
-def _signature(types: VerbTypes, returns: str, *, is_async: bool) -> list[str]:
-    prefix = "    async def" if is_async else "    def"
-    if not types.params:
-        return [f"{prefix} {types.method}(self) -> {returns}:"]
-    lines = [f"{prefix} {types.method}(", "        self,", "        *,"]
+def _fits(line: str) -> bool:
+    return len(line) <= LINE_LIMIT
+
+
+def _signature(types: VerbTypes, returns: str, flavor: Flavor) -> list[str]:
+    """The ``def`` line(s) the way ruff formats them: on one line when it fits, else the
+    parameters on one indented line, else one per line with a magic trailing comma."""
+    params = ["self"]
+    if types.params:
+        params.append("*")
     for _, arg, annotation, field in types.params:
-        if field.get("required", False):
-            lines.append(f"        {arg}: {annotation},")
-        else:
-            lines.append(f"        {arg}: {annotation} | Absent = ABSENT,")
-    return [*lines, f"    ) -> {returns}:"]
+        optional = "" if field.get("required", False) else " | Absent = ABSENT"
+        params.append(f"{arg}: {annotation}{optional}")
+    head, tail = f"    {flavor.define} {types.method}(", f") -> {returns}:"
+    one = head + ", ".join(params) + tail
+    if _fits(one):
+        return [one]
+    middle = "        " + ", ".join(params)
+    if _fits(middle) and _fits("    " + tail):
+        return [head, middle, "    " + tail]
+    return [head, *(f"        {param}," for param in params), "    " + tail]
 
 
-def render_method(verb: Verb, types: VerbTypes, *, is_async: bool) -> list[str]:
-    """The method's lines, indented for the class body."""
-    wire = py_str(str(verb["name"]))
+def _request(types: VerbTypes) -> str:
+    pairs = [f"{py_str(key)}: {arg}" for key, arg, _, _ in types.params]
+    return "{" + ", ".join(pairs) + "}"
+
+
+def _body(wire: str, types: VerbTypes, flavor: Flavor) -> list[str]:
+    """``return cast(Result, self._call(wire, {...}))`` in as few lines as ruff allows. The
+    layout is chosen for the longer, awaiting line, so both classes' bodies read alike."""
+    if types.item is not None:
+        call, wrap = "_stream", "{}"
+    elif types.result == "None":
+        call, wrap = "_call", "{}"
+    else:
+        call, wrap = "_call", f"cast({py_str(types.result)}, {{}})"
+    keep = "" if types.result == "None" and types.item is None else "return "
+
+    def statement(request: str, wait: str = "await ") -> str:
+        return f"        {keep}{wrap.format(f'{wait}self.{call}({wire}, {request})')}"
+
+    if _fits(statement(_request(types))):
+        return [statement(_request(types), flavor.wait)]
+    request = f"        params = {_request(types)}"
+    if not _fits(request):
+        pairs = [f"            {py_str(key)}: {arg}," for key, arg, _, _ in types.params]
+        lines = ["        params = {", *pairs, "        }"]
+    else:
+        lines = [request]
+    if _fits(statement("params")) or not keep or wrap == "{}":
+        return [*lines, statement("params", flavor.wait)]
+    result = f"        result = {flavor.wait}self.{call}({wire}, params)"
+    return [*lines, result, f"        return cast({py_str(types.result)}, result)"]
+
+
+def render_method(verb: Verb, types: VerbTypes, flavor: Flavor, *, full_doc: bool) -> list[str]:
+    """The method's lines, indented for the class body; ``full_doc`` adds the arguments and
+    errors to its summary."""
     if types.item is None:
         returns = types.result
     else:
-        stream = "AsyncStream" if is_async else "Stream"
-        returns = f"{stream}[{types.item}, {types.result}]"
-    lines = _signature(types, returns, is_async=is_async)
-    lines += docstring_lines(_doc(verb, types), "        ")
-    if types.params:
-        lines.append("        params: dict[str, object] = {")
-        lines += [f"            {py_str(key)}: {arg}," for key, arg, _, _ in types.params]
-        lines.append("        }")
-        request = "_present(params)"
-    else:
-        request = "{}"
-    wait = "await " if is_async else ""
-    if types.item is not None:
-        lines.append(f"        call = {wait}self.raw.stream({wire}, {request})")
-        lines.append(f"        return {stream}(call)")
-    elif types.result == "None":
-        lines.append(f"        {wait}self.raw.call({wire}, {request})")
-    else:
-        lines.append(f"        result = {wait}self.raw.call({wire}, {request})")
-        lines.append(f"        return cast({py_str(types.result)}, result)")
-    return lines
+        returns = f"{flavor.stream}[{types.item}, {types.result}]"
+    paragraphs = _doc(verb, types)
+    lines = _signature(types, returns, flavor)
+    lines += docstring_lines(paragraphs if full_doc else paragraphs[:1], "        ")
+    return lines + _body(py_str(str(verb["name"])), types, flavor)
 
 
 def verb_types_params(verb: Verb) -> list[tuple[str, str, Field]]:

@@ -29,23 +29,28 @@ __all__ = (
     "method_name",
 )
 
-#: Members of the generated client classes that a verb method must not shadow.
+#: Members of the generated client classes that a verb method must not shadow: those of
+#: `venom_proto.typed.TypedClient` and `AsyncTypedClient` (wire names start with a lowercase
+#: letter, so the bases' ``_call`` and ``_stream`` are safe).
 CLIENT_MEMBERS = frozenset(
-    {"aclose", "close", "connect", "hello_result", "raw", "schema_digest", "tool"}
+    {"aclose", "client_name", "close", "connect", "hello_result", "raw", "schema_digest", "tool"}
 )
-#: Module-level names of the generated runtime part.
+#: Module-level names of the generated client besides its types, which the verb types must
+#: leave free (the client imports them).
 RUNTIME_NAMES = frozenset(
     {
         "ABSENT",
         "Absent",
         "AsyncStream",
+        "AsyncTypedClient",
         "CLIENT_NAME",
-        "ItemT",
-        "ResultT",
+        "Final",
         "SCHEMA_DIGEST",
         "Stream",
         "TOOL",
+        "TypedClient",
         "VenomError",
+        "cast",
     }
 )
 

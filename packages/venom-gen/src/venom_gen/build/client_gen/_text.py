@@ -58,6 +58,11 @@ def docstring_lines(paragraphs: list[list[str]], indent: str) -> list[str]:
         line = f'{indent}"""{only}"""'
         if len(line) <= LINE_LIMIT:
             return [line]
+        # ruff joins a docstring of one text line with its closing quotes: wrap short of them.
+        wrapped = _wrap('"""' + only, LINE_LIMIT - 3, indent=indent)
+        if len(wrapped) == 1:
+            return [wrapped[0] + '"""']
+        return [*wrapped, f'{indent}"""']
     body: list[str] = []
     for number, paragraph in enumerate(paragraphs):
         if number:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from venom_gen._escape import json_compact
+from venom_gen._model import GenerationError
 from venom_gen.build.client_gen._names import NameTable, member_camel
 from venom_gen.build.client_gen._text import (
     LINE_LIMIT,
@@ -44,16 +45,29 @@ def field_note(field: Field) -> str:
 
 
 class TypeRegistry:
-    """Collects the module-level type definitions of one generated client."""
+    """Collects the module-level type definitions of one product's verbs.
+
+    Params have two forms: as a caller sends them (``sent``: a field with a default may be
+    left out) and as a handler receives them (``received``: the daemon has inserted every
+    default). An object type with a default at any depth therefore has two definitions; the
+    received one is named ``<Verb>Params...`` and the sent one ``<Verb>Args...`` (see
+    `sent_params`). Everything else is defined once: a second identical definition of a name
+    is the same type, a different one is a `GenerationError`.
+    """
 
     def __init__(self, names: NameTable) -> None:
         self._names = names
         #: True while rendering params as a handler receives them: the daemon has inserted
         #: every default, so a field with one is always present (not ``NotRequired``).
         self.received = False
+        #: While rendering params as a caller sends them: ``(params prefix, args prefix)``.
+        self._sent: tuple[str, str] | None = None
         #: Rendered definitions, each a list of lines, in dependency order.
         self.blocks: list[list[str]] = []
-        #: ``typing`` names the definitions use beyond the always-imported ones.
+        self._defined: dict[str, list[str]] = {}
+        #: Every name defined or reused, in order (nested types first), for re-exports.
+        self.reached: list[str] = []
+        #: ``typing`` names the definitions use.
         self.typing_names: set[str] = set()
 
     def annotation(self, desc: Desc, name: str, doc: str) -> str:
@@ -62,7 +76,8 @@ class TypeRegistry:
         if kind == "null":
             return "None"
         if kind == "object":
-            base = self.typed_dict(name, doc, desc.get("fields", []))
+            fields = desc.get("fields", [])
+            base = self._typed_dict(name, self._shown(name, fields), doc, fields)[0]
         elif kind == "array":
             items = self.annotation(desc["items"], name + "Item", f"An item of {doc}")
             base = f"list[{items}]"
@@ -71,6 +86,28 @@ class TypeRegistry:
         else:
             base = {"string": "str", "boolean": "bool", "integer": "int", "number": "float"}[kind]
         return f"{base} | None" if desc.get("nullable") else base
+
+    def sent_params(self, base: str, fields: Sequence[Field]) -> list[str]:
+        """Each param's annotation as a caller sends it, for the verb whose types are named
+        ``base`` (``EchoTypes``); defines the types they need but no ``<base>Params``."""
+        self._sent = (base + "Params", base + "Args")
+        try:
+            return self._entries(base + "Params", fields)[1]
+        finally:
+            self._sent = None
+
+    def _shown(self, name: str, fields: Sequence[Field]) -> str:
+        if self._sent is None or not _has_default(fields):
+            return name
+        params, args = self._sent
+        return args + name[len(params) :] if name.startswith(params) else name
+
+    def _define(self, name: str, lines: list[str]) -> None:
+        previous = self._defined.setdefault(name, lines)
+        if previous is lines:
+            self.blocks.append(lines)
+        elif previous != lines:
+            raise GenerationError(f"Python name {name!r} is generated for two different types")
 
     def _literal(self, name: str, doc: str, choices: list[str]) -> str:
         self._names.claim(name, doc)
@@ -81,17 +118,34 @@ class TypeRegistry:
             lines = [one_line]
         else:  # the magic trailing comma keeps ruff from joining it again
             lines = [f"{name}: TypeAlias = Literal[", *(f"    {v}," for v in values), "]"]
-        self.blocks.append([*comment_lines(doc, ""), *lines])
+        self._define(name, [*comment_lines(doc, ""), *lines])
+        self.reached.append(name)
         return name
 
     def typed_dict(self, name: str, doc: str, fields: Sequence[Field]) -> str:
         """Define a TypedDict ``name`` for ``fields`` (nested types first); return ``name``."""
-        self.typed_dict_fields(name, doc, fields)
-        return name
+        return self._typed_dict(name, name, doc, fields)[0]
 
-    def typed_dict_fields(self, name: str, doc: str, fields: Sequence[Field]) -> list[str]:
-        """Like `typed_dict`, but return each field's annotation (without ``NotRequired``)."""
-        self._names.claim(name, doc)
+    def _typed_dict(
+        self, name: str, shown: str, doc: str, fields: Sequence[Field]
+    ) -> tuple[str, list[str]]:
+        """Define ``shown`` (nested types named after ``name``); return it and the fields'
+        annotations (without ``NotRequired``)."""
+        self._names.claim(shown, doc)
+        entries, annotations = self._entries(name, fields)
+        self.typing_names.add("TypedDict")
+        if any(value.startswith("NotRequired[") for _, value, _ in entries):
+            self.typing_names.add("NotRequired")
+        if _class_syntax_fits(entries):
+            self._define(shown, _class(shown, doc, entries))
+        else:
+            self._define(shown, _functional(shown, doc, entries))
+        self.reached.append(shown)
+        return shown, annotations
+
+    def _entries(
+        self, name: str, fields: Sequence[Field]
+    ) -> tuple[list[tuple[str, str, str]], list[str]]:
         entries: list[tuple[str, str, str]] = []
         annotations: list[str] = []
         parts: set[str] = set()
@@ -103,14 +157,21 @@ class TypeRegistry:
             annotations.append(value)
             present = field.get("required", False) or (self.received and "default" in field)
             if not present:
-                self.typing_names.add("NotRequired")
                 value = f"NotRequired[{value}]"
             entries.append((key, value, note))
-        if _class_syntax_fits(entries):
-            self.blocks.append(_class(name, doc, entries))
-        else:
-            self.blocks.append(_functional(name, doc, entries))
-        return annotations
+        return entries, annotations
+
+
+def _has_default(fields: Sequence[Field]) -> bool:
+    """Whether a field at any depth has a default (so sent and received forms differ)."""
+    for field in fields:
+        desc = field["type"]
+        while desc["kind"] == "array":
+            desc = desc["items"]
+        nested = desc.get("fields", []) if desc["kind"] == "object" else []
+        if "default" in field or _has_default(nested):
+            return True
+    return False
 
 
 def _unique(part: str, taken: set[str]) -> str:

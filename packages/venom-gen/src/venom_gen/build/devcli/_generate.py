@@ -43,6 +43,7 @@ __all__ = (
     "markdown",
     "model",
     "skill",
+    "verb_types",
 )
 
 
@@ -217,7 +218,8 @@ def client(
     out: FileOutOpt = None,
     check: CheckOpt = False,
 ) -> None:
-    """A typed Python client module (TypedDicts, sync and async classes) over venom-proto."""
+    """A typed Python client module (sync and async classes) over venom-proto; its types are
+    the verb-types module beside it (``venom-gen verb-types``)."""
     from venom_gen.build.client_gen import render_client
 
     _emit_file(render_client(load(manifest, python).model), out, check)
@@ -246,7 +248,19 @@ def handler_types(
     out: FileOutOpt = None,
     check: CheckOpt = False,
 ) -> None:
-    """A typed-handlers module: params as received, results, items, a Protocol, bind_handlers."""
+    """A typed-handlers module: a Protocol and bind_handlers over the verb-types module."""
     from venom_gen.build.handler_types import render_handler_types
 
     _emit_file(render_handler_types(load(manifest, python).model), out, check)
+
+
+def verb_types(
+    manifest: ManifestArg = None,
+    python: PythonOpt = None,
+    out: FileOutOpt = None,
+    check: CheckOpt = False,
+) -> None:
+    """The verb-types module (``verb_types.py``) the typed client and handlers import."""
+    from venom_gen.build.verb_types import render_verb_types
+
+    _emit_file(render_verb_types(load(manifest, python).model), out, check)

@@ -170,6 +170,7 @@ app.command()(guarded(_generate.client))
 app.command("all")(guarded(_generate.all_))
 app.command("export-zon")(guarded(_generate.export_zon))
 app.command("handler-types")(guarded(_generate.handler_types))
+app.command("verb-types")(guarded(_generate.verb_types))
 
 
 def main() -> None:
