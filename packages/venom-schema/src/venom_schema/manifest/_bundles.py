@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Final
+from typing import Final, TypeAlias
 
 from venom_schema.manifest._errors import ManifestError, Problems
 from venom_schema.manifest._raw import (
@@ -49,10 +49,10 @@ BUNDLE_NAMES: Final = ("core", "agent", "events")
 #: The bundles merged when the caller names none.
 DEFAULT_BUNDLES: Final = BUNDLE_NAMES
 
-Record = dict[str, ZonValue]
+_Record: TypeAlias = dict[str, ZonValue]
 
 
-def bundle_verbs(names: Sequence[str]) -> list[Record]:
+def bundle_verbs(names: Sequence[str]) -> list[_Record]:
     """The raw records of the named bundles (``core`` is always included), in merge order.
 
     The records are shared by every call: read them, never change them.
@@ -65,7 +65,7 @@ def bundle_verbs(names: Sequence[str]) -> list[Record]:
 
 
 @functools.cache
-def bundle_records(name: str) -> tuple[Record, ...]:
+def bundle_records(name: str) -> tuple[_Record, ...]:
     """The raw verb records of bundle ``name`` in file order; `ManifestError` for a bad file."""
     from importlib.resources import files
 
@@ -78,7 +78,7 @@ def bundle_records(name: str) -> tuple[Record, ...]:
     return _check_bundle_file(raw, name, source)
 
 
-def _check_bundle_file(raw: ZonValue, name: str, source: str) -> tuple[Record, ...]:
+def _check_bundle_file(raw: ZonValue, name: str, source: str) -> tuple[_Record, ...]:
     """The root of a bundle file and each record's ``shared``; the merge validates the rest."""
     problems = Problems()
     root = expect_struct(raw, "bundle", problems) or {}
@@ -89,7 +89,7 @@ def _check_bundle_file(raw: ZonValue, name: str, source: str) -> tuple[Record, .
         problems.add("format", f"unsupported format {describe(fmt)}; only format 1 is supported")
     if "bundle" in root:
         enum_choice(root["bundle"], (name,), "bundle", problems)
-    records: list[Record] = []
+    records: list[_Record] = []
     items = expect_tuple(root.get("verbs", ZON_EMPTY), "verbs", problems) or []
     for index, item in enumerate(items):
         path = f"verbs[{index}]"
