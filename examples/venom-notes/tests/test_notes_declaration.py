@@ -24,7 +24,7 @@ REGENERATE = (
 
 
 def test_committed_verbs_zon_is_the_declarations_export() -> None:
-    assert ZON.read_text(encoding="utf-8") == exported_zon(DECLARATION.manifest(), SPEC), REGENERATE
+    assert ZON.read_text(encoding="utf-8") == exported_zon(DECLARATION, SPEC), REGENERATE
 
 
 def test_declaration_and_its_export_give_one_model() -> None:

@@ -33,7 +33,7 @@ RFC_NOT_RUNNING = (
 STREAM_DAEMON = """\
 import sys
 import anyio
-from venom_proto import Server, Verb
+from venom_proto import Server, VerbHandler
 
 def echo(call, params):
     return {"text": params["text"]}
@@ -52,8 +52,8 @@ async def tail(call, params):
             log.write("cancelled\\n" if call.cancelled else "ended\\n")
     return {}
 
-Server("venom-echo", "0.1.0", {"echo": Verb(echo), "count": Verb(count, streams=True),
-                               "tail": Verb(tail, streams=True)}).serve_forever(sys.argv[1])
+Server("venom-echo", "0.1.0", {"echo": VerbHandler(echo), "count": VerbHandler(count, streams=True),
+                               "tail": VerbHandler(tail, streams=True)}).serve_forever(sys.argv[1])
 """
 
 #: Top-level modules that must stay off the path of a verb call.

@@ -1,4 +1,4 @@
-"""`--python MODULE:ATTRIBUTE`: manifests declared with the venom_schema.manifest builder."""
+"""`--python MODULE:ATTRIBUTE`: verbs declared with venom_schema.declare."""
 
 from __future__ import annotations
 
@@ -12,17 +12,21 @@ from typer.testing import CliRunner, Result
 
 from venom_gen.build.devcli.app import app
 from venom_schema.canonical import digest
-from venom_schema.manifest import Field, Manifest, String, Verb
+from venom_schema.manifest import validate_manifest
+from venom_schema.zon import ZonEnum
 
 DECLARATION = """\
-from venom_schema.manifest import Field, Manifest, String, Verb
+from pydantic import BaseModel, Field
 
-MANIFEST = Manifest(
-    tool="pydemo",
-    summary="Declared in Python",
-    verbs=[Verb(name="greet", summary="Say hello", result=String(), grant="{grant}",
-                params=[Field(name="who", summary="Whom", type=String(), required=True)])],
-)
+from venom_schema.declare import Declaration
+
+
+class Greet(BaseModel):
+    who: str = Field(description="Whom")
+
+
+MANIFEST = Declaration("pydemo", "Declared in Python")
+MANIFEST.verb("greet", "Say hello", grant="{grant}", params=Greet, result=str)
 
 
 def build():
@@ -40,18 +44,28 @@ def broken():
     raise RuntimeError("no manifest today")
 """
 
-EXPECTED = Manifest(
-    tool="pydemo",
-    summary="Declared in Python",
-    verbs=[
-        Verb(
-            name="greet",
-            summary="Say hello",
-            result=String(),
-            grant="read",
-            params=[Field(name="who", summary="Whom", type=String(), required=True)],
-        )
-    ],
+EXPECTED = validate_manifest(
+    {
+        "format": 1,
+        "tool": "pydemo",
+        "summary": "Declared in Python",
+        "verbs": [
+            {
+                "name": "greet",
+                "summary": "Say hello",
+                "params": [
+                    {
+                        "name": "who",
+                        "summary": "Whom",
+                        "type": {"kind": ZonEnum("string")},
+                        "required": True,
+                    }
+                ],
+                "result": {"kind": ZonEnum("string")},
+                "grant": ZonEnum("read"),
+            }
+        ],
+    }
 )
 
 
@@ -76,7 +90,7 @@ def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 def test_object_callable_and_dotted_attribute(module: str, attribute: str) -> None:
     result = invoke("digest", "--python", f"{module}:{attribute}")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == digest(EXPECTED.validate()) + "\n"
+    assert result.stdout == digest(EXPECTED) + "\n"
 
 
 def test_check_ok(module: str) -> None:
@@ -113,7 +127,7 @@ def test_all_from_python_writes_artifacts_without_cache(tmp_path: Path, module: 
         (
             "{m}:NOT_A_MANIFEST",
             1,
-            "expected a venom_schema.declare.Declaration or a venom_schema.manifest.Manifest",
+            "expected a venom_schema.declare.Declaration (or a callable returning one)",
         ),
         ("{m}:broken", 1, "calling it raised RuntimeError: no manifest today"),
     ],

@@ -19,7 +19,7 @@ from typing import Any
 
 import anyio
 
-from venom_proto import Call, Server, VenomError, Verb
+from venom_proto import Call, Server, VenomError, VerbHandler
 
 CANCELLED: list[str] = []
 ACTIVE: set[int] = set()
@@ -127,15 +127,15 @@ def whoami(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 VERBS = {
-    "echo": Verb(echo),
-    "repeat": Verb(repeat, streams=True),
-    "fail": Verb(fail),
-    "stall": Verb(stall),
-    "cancels": Verb(cancels),
-    "set_value": Verb(set_value),
-    "whoami": Verb(whoami),
-    "active": Verb(active),
-    "echo_connections": Verb(echo_connections),
+    "echo": VerbHandler(echo),
+    "repeat": VerbHandler(repeat, streams=True),
+    "fail": VerbHandler(fail),
+    "stall": VerbHandler(stall),
+    "cancels": VerbHandler(cancels),
+    "set_value": VerbHandler(set_value),
+    "whoami": VerbHandler(whoami),
+    "active": VerbHandler(active),
+    "echo_connections": VerbHandler(echo_connections),
 }
 
 

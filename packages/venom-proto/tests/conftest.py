@@ -20,7 +20,7 @@ import pytest
 from demo_daemon import PATH as DEMO_DAEMON
 from demo_daemon import build_server
 
-from venom_proto import Call, Server, VenomError, Verb
+from venom_proto import Call, Server, VenomError, VerbHandler
 
 TIMEOUT = 5.0
 #: Subprocess daemons start a Python interpreter each; allow for a loaded CI machine.
@@ -114,18 +114,18 @@ async def _emit_plain(call: Call, params: dict[str, Any]) -> Any:
 
 
 TEST_VERBS = {
-    "echo": Verb(_echo),
-    "sleep": Verb(_sleep),
-    "events": Verb(_events, streams=True),
-    "count": Verb(_count, streams=True),
-    "fail": Verb(_fail),
-    "boom": Verb(_boom),
-    "big": Verb(_big),
-    "abig": Verb(_abig),
-    "gated": Verb(_echo, capability="test-tool.gated"),
-    "whoami": Verb(_whoami),
-    "afail": Verb(_afail),
-    "emit_plain": Verb(_emit_plain),
+    "echo": VerbHandler(_echo),
+    "sleep": VerbHandler(_sleep),
+    "events": VerbHandler(_events, streams=True),
+    "count": VerbHandler(_count, streams=True),
+    "fail": VerbHandler(_fail),
+    "boom": VerbHandler(_boom),
+    "big": VerbHandler(_big),
+    "abig": VerbHandler(_abig),
+    "gated": VerbHandler(_echo, capability="test-tool.gated"),
+    "whoami": VerbHandler(_whoami),
+    "afail": VerbHandler(_afail),
+    "emit_plain": VerbHandler(_emit_plain),
 }
 
 
@@ -278,13 +278,14 @@ def event_items() -> tuple[dict[str, Any], ...]:
 #: A daemon with one endless streaming verb, for signal tests: ``python -c SRC <socket>``.
 STREAM_DAEMON = """
 import asyncio, sys
-from venom_proto import Server, Verb
+from venom_proto import Server, VerbHandler
 
 async def events(call, params):
     await call.emit({"n": 1})
     await asyncio.sleep(3600)
 
-Server("test-tool", "1.2.3", {"events": Verb(events, streams=True)}).serve_forever(sys.argv[1])
+verbs = {"events": VerbHandler(events, streams=True)}
+Server("test-tool", "1.2.3", verbs).serve_forever(sys.argv[1])
 """
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio
 
-from venom_proto import Call, Frame, FrameContext, FrameHandler, Server, VenomError, Verb
+from venom_proto import Call, Frame, FrameContext, FrameHandler, Server, VenomError, VerbHandler
 
 __all__ = ("ECHO_BYTES", "PATH", "TOOL", "VERSION", "build_server", "main")
 
@@ -49,7 +49,7 @@ def build_server(**options: Any) -> Server:
     return Server(
         TOOL,
         VERSION,
-        {"echo": Verb(echo)},
+        {"echo": VerbHandler(echo)},
         frame_handlers=[FrameHandler(ECHO_BYTES, f"{TOOL}.bytes", echo_bytes)],
         **options,
     )

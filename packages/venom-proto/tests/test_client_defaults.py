@@ -60,12 +60,12 @@ def test_a_bad_tool_name_is_refused() -> None:
 
 
 def _recording_server() -> Any:
-    from venom_proto import Call, Server, Verb
+    from venom_proto import Call, Server, VerbHandler
 
     def whoami(call: Call, params: Any) -> Any:
         return call.connection.hello["client"]
 
-    return Server("test-tool", "1", {"client": Verb(whoami)})
+    return Server("test-tool", "1", {"client": VerbHandler(whoami)})
 
 
 def test_hello_names_the_library_by_default(serve: Any, sock_path: str) -> None:

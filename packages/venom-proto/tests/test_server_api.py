@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from venom_proto import Call, FrameHandler, Server, Verb
+from venom_proto import Call, FrameHandler, Server, VerbHandler
 from venom_proto._server.peercred import peer_credentials
 
 
@@ -22,7 +22,7 @@ def _noop(call: Call, params: dict[str, Any]) -> Any:
 def test_core_verbs_cannot_be_overridden(name: str) -> None:
     """RFC-0002 §4.5: hello, cancel and ping are implemented by proto."""
     with pytest.raises(ValueError, match="core verbs"):
-        Server("tool", "1", {name: Verb(_noop)})
+        Server("tool", "1", {name: VerbHandler(_noop)})
 
 
 def test_bad_tool_name_and_frame_type() -> None:
@@ -38,7 +38,7 @@ def test_advertised_caps() -> None:
     server = Server(
         "tool",
         "1",
-        {"v": Verb(_noop, capability="tool.v")},
+        {"v": VerbHandler(_noop, capability="tool.v")},
         caps=["tool.extra"],
         frame_handlers=[FrameHandler(0x0100, "tool.bytes", lambda ctx, frame: None)],
     )

@@ -233,7 +233,7 @@ def test_large_result_is_not_a_slow_reader(serve: Any, peers: Any, sock_path: st
 
 def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) -> None:
     """RFC-0002 §4.4: a stream ends when its connection closes: the handler task is cancelled."""
-    from venom_proto import Call, Server, Verb
+    from venom_proto import Call, Server, VerbHandler
 
     started = threading.Event()
     cancelled = threading.Event()
@@ -248,7 +248,7 @@ def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) 
             cancelled.set()
             raise
 
-    thread = serve(Server("test-tool", "1", {"forever": Verb(forever, streams=True)}))
+    thread = serve(Server("test-tool", "1", {"forever": VerbHandler(forever, streams=True)}))
     with socket.socket(socket.AF_UNIX) as s:
         s.settimeout(5)
         s.connect(sock_path)
@@ -264,7 +264,7 @@ def test_client_gone_mid_stream_cancels_the_handler(serve: Any, sock_path: str) 
 
 def test_a_call_a_handler_keeps_is_never_reused(serve: Any, peers: Any, sock_path: str) -> None:
     """Pipelined sync calls may share one Call object, but never one a handler held on to."""
-    from venom_proto import Call, Server, Verb
+    from venom_proto import Call, Server, VerbHandler
 
     kept: list[tuple[Call, Any, str]] = []
 
@@ -275,7 +275,7 @@ def test_a_call_a_handler_keeps_is_never_reused(serve: Any, peers: Any, sock_pat
     def plain(call: Call, params: dict[str, Any]) -> Any:
         return {"id": call.id}
 
-    serve(Server("test-tool", "1.0.0", {"keep": Verb(keep), "plain": Verb(plain)}))
+    serve(Server("test-tool", "1.0.0", {"keep": VerbHandler(keep), "plain": VerbHandler(plain)}))
     peer = peers(sock_path)
     requests: list[dict[str, Any]] = [
         {"id": i, "verb": "keep" if i % 3 == 0 else "plain", "params": {}} for i in range(300)

@@ -27,7 +27,7 @@ SPAWN = 15.0
 #: it prints READY and whether SIGTERM was handled when the socket did not exist yet.
 DAEMON = """
 import asyncio, json, logging, resource, signal, sys
-from venom_proto import Server, Verb
+from venom_proto import Server, VerbHandler
 
 path, nofile, options = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
 if nofile:
@@ -51,7 +51,11 @@ def locked(_):
     handled = signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, None)
     print("TERM-HANDLED-BEFORE-LISTEN", handled, flush=True)
 
-verbs = {"echo": Verb(echo), "events": Verb(events, streams=True), "shout": Verb(shout)}
+verbs = {
+    "echo": VerbHandler(echo),
+    "events": VerbHandler(events, streams=True),
+    "shout": VerbHandler(shout),
+}
 server = Server("test-tool", "1.0", verbs, **options)
 
 async def main():

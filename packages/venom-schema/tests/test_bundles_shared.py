@@ -2,20 +2,16 @@
 
 from __future__ import annotations
 
+from importlib.resources import files
+
 import pytest
 
 from venom_schema.canonical import digest
-from venom_schema.manifest import (
-    BUNDLES,
-    SHARED_NAMES,
-    Manifest,
-    ManifestError,
-    Object,
-    Verb,
-    validate_manifest,
-)
-from venom_schema.model import Model
-from venom_schema.model import Verb as ModelVerb
+from venom_schema.grants import GRANTS
+from venom_schema.manifest import BUNDLES, SHARED_NAMES, ManifestError, validate_manifest
+from venom_schema.manifest._bundles import _check_bundle_file
+from venom_schema.model import Model, Verb
+from venom_schema.zon import ZonEnum, ZonValue, parse_zon
 
 AGENT = [
     "completion.bash",
@@ -44,11 +40,17 @@ AGENT = [
 ]
 
 
+def product(*verbs: dict[str, ZonValue]) -> dict[str, ZonValue]:
+    return {"format": 1, "tool": "t", "summary": "S", "verbs": list(verbs)}
+
+
 def model(bundles: tuple[str, ...] | None = None) -> Model:
-    return Manifest(tool="t", summary="S").validate(bundles=bundles)
+    if bundles is None:
+        return validate_manifest(product())
+    return validate_manifest(product(), bundles=bundles)
 
 
-def by_name(m: Model) -> dict[str, ModelVerb]:
+def by_name(m: Model) -> dict[str, Verb]:
     return {v["name"]: v for v in m["verbs"]}
 
 
@@ -130,14 +132,22 @@ def test_bundle_selection_changes_digest() -> None:
     assert digest(full) == digest(model())
 
 
+def verb(name: str, **members: ZonValue) -> dict[str, ZonValue]:
+    record: dict[str, ZonValue] = {
+        "name": name,
+        "summary": "S",
+        "result": {"kind": ZonEnum("object"), "fields": []},
+        "grant": ZonEnum("none"),
+    }
+    record.update(members)
+    return record
+
+
 @pytest.mark.parametrize("name", sorted(SHARED_NAMES))
 def test_products_cannot_declare_shared_names(name: str) -> None:
     """RFC-0004 §7: products MUST NOT override a shared wire name."""
-    m = Manifest(
-        tool="t", summary="S", verbs=[Verb(name=name, summary="S", result=Object(), grant="none")]
-    )
     with pytest.raises(ManifestError) as info:
-        m.validate(bundles=("core",))
+        validate_manifest(product(verb(name)), bundles=("core",))
     bundle = SHARED_NAMES[name]
     assert info.value.problems == (
         f'verbs[{name}]: "{name}" is a shared verb of the {bundle} bundle;'
@@ -145,17 +155,75 @@ def test_products_cannot_declare_shared_names(name: str) -> None:
     )
 
 
-def test_bundles_are_declared_with_the_builder() -> None:
-    assert set(BUNDLES) == {"core", "agent", "events"}
-    assert all(isinstance(v, Verb) for verbs in BUNDLES.values() for v in verbs)
-
-
-def test_shared_members_rejected_in_products() -> None:
-    raw = Manifest(
-        tool="t",
-        summary="S",
-        verbs=[Verb(name="v", summary="S", result=Object(), grant="none", dispatch="local")],
-    ).to_raw()
+@pytest.mark.parametrize("member", ["shared", "dispatch"])
+def test_shared_members_rejected_in_products(member: str) -> None:
+    """Only a bundle file's records may carry shared and dispatch (manifest/_bundles.py)."""
     with pytest.raises(ManifestError) as info:
-        validate_manifest(raw)
-    assert info.value.problems == ('verbs[v]: unknown member "dispatch"',)
+        validate_manifest(product(verb("v", **{member: ZonEnum("local")})))
+    assert info.value.problems == (f'verbs[v]: unknown member "{member}"',)
+
+
+def test_bundles_are_zon_files_shipped_in_the_package() -> None:
+    """The bundles are data: one verbs.zon-like file each, in merge order."""
+    assert list(BUNDLES) == ["core", "agent", "events"]
+    for name, wire_names in BUNDLES.items():
+        text = (files("venom_schema") / "bundles" / f"{name}.zon").read_bytes()
+        root = parse_zon(text, name)
+        assert isinstance(root, dict)
+        assert root["bundle"] == ZonEnum(name)
+        records = root["verbs"]
+        assert isinstance(records, list)
+        assert tuple(r["name"] for r in records if isinstance(r, dict)) == wire_names
+    assert BUNDLES["core"] == ("hello", "cancel", "ping")
+    assert {n: b for b, names in BUNDLES.items() for n in names} == SHARED_NAMES
+
+
+def test_grant_choices_follow_the_grant_vocabulary() -> None:
+    """The data spells the grants out; they must stay venom_schema.grants' (rfcs/0005 §7)."""
+    verbs = by_name(model())
+    for name in ("mcp", "mcp.config"):
+        max_grant = next(p for p in verbs[name]["params"] if p["name"] == "max_grant")
+        assert max_grant["type"]["choices"] == list(GRANTS)
+    grants = next(p for p in verbs["token.issue"]["params"] if p["name"] == "grants")
+    issuable = [g for g in GRANTS if g not in ("none", "admin")]
+    assert grants["type"]["items"]["choices"] == issuable
+
+
+_GOOD_RECORD: dict[str, ZonValue] = {"name": "ping", "shared": ZonEnum("core")}
+
+
+@pytest.mark.parametrize(
+    ("root", "problem"),
+    [
+        (
+            {"format": 1, "bundle": ZonEnum("core"), "verbs": [{"name": "ping"}]},
+            'verbs[0]: missing required member "shared"',
+        ),
+        (
+            {
+                "format": 1,
+                "bundle": ZonEnum("core"),
+                "verbs": [{"name": "ping", "shared": ZonEnum("agent")}],
+            },
+            "verbs[0].shared: unknown .agent; expected one of .core",
+        ),
+        (
+            {"format": 1, "bundle": ZonEnum("agent"), "verbs": [_GOOD_RECORD]},
+            "bundle: unknown .agent; expected one of .core",
+        ),
+        (
+            {"format": 2, "bundle": ZonEnum("core"), "verbs": [_GOOD_RECORD]},
+            "format: unsupported format integer 2; only format 1 is supported",
+        ),
+        (
+            {"format": 1, "tool": "t", "bundle": ZonEnum("core"), "verbs": [_GOOD_RECORD]},
+            'bundle: unknown member "tool"',
+        ),
+        ({"format": 1, "bundle": ZonEnum("core"), "verbs": []}, "verbs: a bundle declares"),
+    ],
+)
+def test_bundle_file_rules(root: ZonValue, problem: str) -> None:
+    """A bundle file names itself, and every record names the file's bundle in .shared."""
+    with pytest.raises(ManifestError) as info:
+        _check_bundle_file(root, "core", "core.zon")
+    assert info.value.problems[0].startswith(problem)

@@ -16,18 +16,9 @@ from venom_schema.declare import (
     Example,
     descriptor_of,
 )
-from venom_schema.manifest import (
-    Array,
-    Boolean,
-    Integer,
-    ManifestError,
-    Null,
-    Object,
-    String,
-    TypeDesc,
-)
-from venom_schema.manifest import Field as Field_
+from venom_schema.manifest import ManifestError
 from venom_schema.model import Verb
+from venom_schema.zon import ZonEnum, ZonValue
 
 
 class Color(StrEnum):
@@ -203,20 +194,33 @@ def test_the_validator_still_decides_the_rest() -> None:
     assert "verbs[v].params[x].type.nullable: not allowed under params" in str(info.value)
 
 
+def _kind(kind: str, **members: ZonValue) -> dict[str, ZonValue]:
+    return {"kind": ZonEnum(kind), **members}
+
+
 @pytest.mark.parametrize(
     ("shape", "expected"),
     [
-        (None, Null()),
-        (bool, Boolean()),
-        (list[str] | None, Array(String(), nullable=True)),
-        (Annotated[int, Field(ge=0, le=9)], Integer(min=0, max=9)),
-        (Annotated[int, Field(ge=1.0)], Integer(min=1)),
-        (Inner, Object([Field_("size", "How big", Integer(), default=1)])),
+        (None, _kind("null")),
+        (bool, _kind("boolean")),
+        (list[str] | None, _kind("array", items=_kind("string"), nullable=True)),
+        (Annotated[int, Field(ge=0, le=9)], _kind("integer", min=0, max=9)),
+        (Annotated[int, Field(ge=1.0)], _kind("integer", min=1)),
+        (
+            Inner,
+            _kind(
+                "object",
+                fields=[
+                    {"name": "size", "summary": "How big", "type": _kind("integer"), "default": 1}
+                ],
+            ),
+        ),
     ],
 )
-def test_descriptor_of_plain_annotations(shape: Any, expected: TypeDesc) -> None:
+def test_descriptor_of_plain_annotations(shape: Any, expected: dict[str, ZonValue]) -> None:
+    """The descriptor as a verbs.zon writes it: kind an enum literal, bounds of the kind's type."""
     assert descriptor_of(shape) == expected
-    assert type(descriptor_of(shape).to_raw().get("min", 0)) is int
+    assert type(descriptor_of(shape).get("min", 0)) is int
 
 
 def test_missing_belongs_to_fields() -> None:

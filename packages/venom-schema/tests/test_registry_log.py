@@ -9,7 +9,7 @@ from typing import Any, cast
 
 import pytest
 
-from venom_proto import Call, ConnectionInfo, VenomError, Verb
+from venom_proto import Call, ConnectionInfo, VenomError, VerbHandler
 from venom_schema.grants import PUBLIC_GRANTS
 from venom_schema.model import Model
 from venom_schema.registry import build_verbs
@@ -55,7 +55,7 @@ async def _events(call: Call, params: Any) -> Any:
     return 1
 
 
-def build(**overrides: Any) -> dict[str, Verb]:
+def build(**overrides: Any) -> dict[str, VerbHandler]:
     handlers: dict[str, Any] = {"echo": lambda c, p: {"text": "hi"}, "events": _events}
     handlers.update(overrides)
     return build_verbs(cast("Model", _MODEL), handlers, grants_for=lambda c: PUBLIC_GRANTS)

@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import pytest
 
-from venom_proto import Call, ConnectionInfo, VenomError, Verb
+from venom_proto import Call, ConnectionInfo, VenomError, VerbHandler
 from venom_schema import model as schema
 from venom_schema.grants import ALL_GRANTS, PUBLIC_GRANTS
 from venom_schema.model import Descriptor, Field, Model
@@ -100,7 +100,7 @@ def echo(call: Call, params: dict[str, Any]) -> Any:
     return {"text": text.upper() if params["style"] == "upper" else text}
 
 
-def build(**overrides: Any) -> dict[str, Verb]:
+def build(**overrides: Any) -> dict[str, VerbHandler]:
     calls: list[dict[str, Any]] = []
 
     async def events(call: Call, params: dict[str, Any]) -> Any:

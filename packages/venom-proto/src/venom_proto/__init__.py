@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ._core.frames import Frame
     from ._core.ids import CORE_VERBS
     from ._core.messages import encode_item
-    from ._server.api import Call, ConnectionInfo, FrameContext, FrameHandler, Handler, Verb
+    from ._server.api import Call, ConnectionInfo, FrameContext, FrameHandler, Handler, VerbHandler
     from ._server.server import Server
     from .client import AsyncClient, AsyncStreamCall
     from .conventions import resolve_socket_path
@@ -43,7 +43,7 @@ __all__ = (
     "StreamCall",
     "SyncClient",
     "VenomError",
-    "Verb",
+    "VerbHandler",
     "encode_item",
     "exit_code_for",
     "resolve_socket_path",
@@ -63,7 +63,7 @@ _EXPORTS: dict[str, str] = {
     "FrameContext": "venom_proto._server.api",
     "FrameHandler": "venom_proto._server.api",
     "Handler": "venom_proto._server.api",
-    "Verb": "venom_proto._server.api",
+    "VerbHandler": "venom_proto._server.api",
     "Server": "venom_proto._server.server",
     "AsyncClient": "venom_proto.client",
     "AsyncStreamCall": "venom_proto.client",

@@ -2,11 +2,11 @@
 
 The public face is in submodules, so that importing one light module (the CLI's path goes
 through ``.runtime``, ``.surfaces`` and ``.names``) costs no other: `venom_schema.model` (the
-model's types), `.manifest` (validation, bundles, the Python declaration), `.zon` (the ZON
-reader), `.model_cache` (the JSON cache beside a manifest), `.canonical` (the digest),
-`.surfaces` (which verbs each surface shows), `.names` (the CLI and man-page name mappings),
-`.runtime` (compiled validators), `.registry` (handlers as venom-proto verbs) and `.grants`
-(the owner token and grant policy).
+model's types), `.manifest` (validation and the standard bundles), `.declare` (verbs declared
+in Python, on pydantic), `.zon` (the ZON reader), `.model_cache` (the JSON cache beside a
+manifest), `.canonical` (the digest), `.surfaces` (which verbs each surface shows), `.names`
+(the CLI and man-page name mappings), `.runtime` (compiled validators), `.registry` (handlers
+as venom-proto verbs) and `.grants` (the owner token and grant policy).
 """
 
 __all__: tuple[str, ...] = ()

@@ -42,24 +42,9 @@ from typing import Any, Literal, TypeAlias
 from pydantic import MISSING, BaseModel
 from pydantic.fields import FieldInfo
 
-from venom_schema.manifest import MISSING as NO_DEFAULT
-from venom_schema.manifest import (
-    Array,
-    Boolean,
-    Integer,
-    Manifest,
-    Null,
-    Number,
-    Object,
-    String,
-    TypeDesc,
-)
-from venom_schema.manifest import Error as _Error
-from venom_schema.manifest import Example as _Example
-from venom_schema.manifest import ExitResult as _ExitResult
-from venom_schema.manifest import Field as _Field
-from venom_schema.manifest import Verb as _Verb
+from venom_schema.manifest import validate_manifest
 from venom_schema.model import Grant, Json, Model
+from venom_schema.zon import ZonEnum, ZonValue
 
 __all__ = (
     "MISSING",
@@ -74,6 +59,11 @@ __all__ = (
 #: What may stand for a type: a pydantic model class, or an annotation such as ``str``,
 #: ``list[Item]``, ``Literal["a", "b"]``, ``Item | None`` or ``None``.
 Shape: TypeAlias = Any
+#: A raw ZON struct: a record as ``parse_zon`` gives it for a ``verbs.zon`` (enum literals as
+#: `ZonEnum`), the form the one manifest validator takes.
+_Raw: TypeAlias = dict[str, ZonValue]
+#: Marks a field without a default (``None`` is the JSON null default).
+_NO_DEFAULT: Any = object()
 
 _NONE_TYPE = type(None)
 _UNIONS = (typing.Union, types.UnionType)
@@ -187,14 +177,13 @@ class Declaration:
         """The declared wire names, in declaration order."""
         return tuple(v.name for v in self._verbs)
 
-    def manifest(self) -> Manifest:
-        """The declaration as the record builder's `Manifest` (raises `DeclarationError`)."""
-        return Manifest(
-            tool=self.tool,
-            summary=self.summary,
-            format=self.format,
-            verbs=[_lower_verb(v) for v in self._verbs],
-        )
+    def to_raw(self) -> dict[str, ZonValue]:
+        """The raw manifest ``parse_zon`` gives for `to_zon`'s text (raises `DeclarationError`).
+
+        Optional members appear only when set, as in a hand-written ``verbs.zon``.
+        """
+        verbs: list[ZonValue] = [_lower_verb(v) for v in self._verbs]
+        return {"format": self.format, "tool": self.tool, "summary": self.summary, "verbs": verbs}
 
     def model(self, *, source: str = "<python>", bundles: Sequence[str] | None = None) -> Model:
         """The normalized model, through the same validator as ``verbs.zon`` (RFC-0004 §2).
@@ -202,47 +191,53 @@ class Declaration:
         Raises `DeclarationError` for Python that format 1 cannot say, and
         ``venom_schema.manifest.ManifestError`` for what the validator refuses.
         """
-        return self.manifest().validate(source=source, bundles=bundles)
+        if bundles is None:
+            return validate_manifest(self.to_raw(), source=source)
+        return validate_manifest(self.to_raw(), source=source, bundles=bundles)
 
     def to_zon(self, *, header: str | None = None) -> str:
         """The data-only ``verbs.zon`` text of this declaration (``header``: a leading comment)."""
         from venom_schema.zon import dump_zon
 
-        return dump_zon(self.manifest().to_raw(), header=header)
+        return dump_zon(self.to_raw(), header=header)
 
     def __repr__(self) -> str:
         return f"Declaration({self.tool!r}, {len(self._verbs)} verbs)"
 
 
-def _lower_verb(decl: _VerbDecl) -> _Verb:
+def _lower_verb(decl: _VerbDecl) -> _Raw:
+    """The verb's raw record, members in a hand-written ``verbs.zon``'s order."""
     where = f"verb {decl.name!r}"
-    params: list[_Field] = []
+    record: _Raw = {"name": decl.name, "summary": decl.summary}
     if decl.params is not None:
         if not (isinstance(decl.params, type) and issubclass(decl.params, BaseModel)):
             raise DeclarationError(f"{where}: params must be a pydantic model class")
-        params = _fields_of(decl.params)
-    return _Verb(
-        name=decl.name,
-        summary=decl.summary,
-        grant=decl.grant,
-        params=params,
-        result=descriptor_of(decl.result, where=f"{where} result"),
-        errors=[
-            _Error(
-                e.code,
-                e.summary,
-                None if e.data is None else descriptor_of(e.data, where=f"{where} {e.code}"),
-            )
-            for e in decl.errors
-        ],
-        streams=decl.streams,
-        item=descriptor_of(decl.item, where=f"{where} item") if decl.streams else None,
-        exit=None if decl.exit_status is None else _ExitResult(decl.exit_status),
-        examples=[
-            _Example(_example_value(ex.params), _example_value(ex.result)) for ex in decl.examples
-        ],
-        destructive=decl.destructive,
-    )
+        if params := _fields_of(decl.params):
+            record["params"] = params
+    record["result"] = descriptor_of(decl.result, where=f"{where} result")
+    if decl.errors:
+        record["errors"] = [_lower_error(e, where) for e in decl.errors]
+    record["grant"] = ZonEnum(decl.grant)
+    if decl.destructive is not None:
+        record["destructive"] = decl.destructive
+    if decl.streams:
+        record["streams"] = True
+        record["item"] = descriptor_of(decl.item, where=f"{where} item")
+    if decl.exit_status is not None:
+        record["exit"] = {"kind": ZonEnum("result"), "field": decl.exit_status}
+    if decl.examples:
+        record["examples"] = [
+            {"params": _example_value(ex.params), "result": _example_value(ex.result)}
+            for ex in decl.examples
+        ]
+    return record
+
+
+def _lower_error(error: Error, where: str) -> _Raw:
+    record: _Raw = {"code": error.code, "summary": error.summary}
+    if error.data is not None:
+        record["data"] = descriptor_of(error.data, where=f"{where} {error.code}")
+    return record
 
 
 def _example_value(value: Any) -> Json:
@@ -266,11 +261,11 @@ def _json_value(value: Any, *, where: str) -> Json:
     raise DeclarationError(f"{where}: {type(value).__name__} is not a JSON value")
 
 
-def _fields_of(model: type[BaseModel]) -> list[_Field]:
+def _fields_of(model: type[BaseModel]) -> list[ZonValue]:
     return [_field(model, name, info) for name, info in model.model_fields.items()]
 
 
-def _field(model: type[BaseModel], name: str, info: FieldInfo) -> _Field:
+def _field(model: type[BaseModel], name: str, info: FieldInfo) -> _Raw:
     where = f"{model.__name__}.{name}"
     if not info.description:
         raise DeclarationError(
@@ -278,7 +273,7 @@ def _field(model: type[BaseModel], name: str, info: FieldInfo) -> _Field:
         )
     annotation, optional, nullable = _split_union(info.annotation, where)
     desc = _descriptor(annotation, list(info.metadata), nullable, where)
-    default: Any = NO_DEFAULT
+    default: Any = _NO_DEFAULT
     required = info.is_required() and not optional
     if info.default is MISSING or info.is_required():
         pass
@@ -287,11 +282,17 @@ def _field(model: type[BaseModel], name: str, info: FieldInfo) -> _Field:
         default = _json_value(factory(), where=where)
     else:
         default = _json_value(info.default, where=where)
-    return _Field(info.alias or name, info.description, desc, required=required, default=default)
+    record: _Raw = {"name": info.alias or name, "summary": info.description, "type": desc}
+    if required:
+        record["required"] = True
+    if default is not _NO_DEFAULT:
+        record["default"] = default
+    return record
 
 
-def descriptor_of(shape: Shape, *, where: str = "shape") -> TypeDesc:
-    """The format-1 type descriptor of a pydantic model class or an annotation."""
+def descriptor_of(shape: Shape, *, where: str = "shape") -> dict[str, ZonValue]:
+    """The format-1 type descriptor of a pydantic model class or an annotation, as a
+    ``verbs.zon`` writes it (``kind`` an enum literal, ``nullable`` only when true)."""
     annotation, optional, nullable = _split_union(shape, where)
     if optional:
         raise DeclarationError(f"{where}: MISSING belongs to a field, not to a whole type")
@@ -311,7 +312,15 @@ def _split_union(annotation: Any, where: str) -> tuple[Any, bool, bool]:
     return rest[0], optional, nullable
 
 
-def _descriptor(annotation: Any, metadata: list[Any], nullable: bool, where: str) -> TypeDesc:
+def _desc(kind: str, nullable: bool, **members: ZonValue) -> _Raw:
+    record: _Raw = {"kind": ZonEnum(kind)}
+    record.update({name: value for name, value in members.items() if value is not None})
+    if nullable:
+        record["nullable"] = True
+    return record
+
+
+def _descriptor(annotation: Any, metadata: list[Any], nullable: bool, where: str) -> _Raw:
     if typing.get_origin(annotation) is typing.Annotated:
         inner, *extra = typing.get_args(annotation)
         for meta in extra:
@@ -322,29 +331,29 @@ def _descriptor(annotation: Any, metadata: list[Any], nullable: bool, where: str
         return _descriptor(inner, metadata, nullable or more_nullable, where)
     low, high = _bounds(metadata, where)
     if annotation is None or annotation is _NONE_TYPE:
-        return Null(nullable=nullable)
+        return _desc("null", nullable)
     if annotation is bool:
-        return Boolean(nullable=nullable)
+        return _desc("boolean", nullable)
     if annotation is int:
         # pydantic refuses a non-integral bound on an int, but keeps ge=1.0 a float
-        return Integer(min=_int(low), max=_int(high), nullable=nullable)
+        return _desc("integer", nullable, min=_int(low), max=_int(high))
     if annotation is float:
-        return Number(min=low, max=high, nullable=nullable)
+        return _desc("number", nullable, min=low, max=high)
     if low is not None or high is not None:
         raise DeclarationError(f"{where}: ge/le bound only int and float")
     if annotation is str:
-        return String(nullable=nullable)
+        return _desc("string", nullable)
     choices = _choices(annotation, where)
     if choices is not None:
-        return String(choices=choices, nullable=nullable)
+        return _desc("string", nullable, choices=list[ZonValue](choices))
     origin = typing.get_origin(annotation)
     if origin in (list, Sequence):
         (items,) = typing.get_args(annotation) or (None,)
         if items is None:
             raise DeclarationError(f"{where}: a list needs its item type, e.g. list[str]")
-        return Array(descriptor_of(items, where=f"{where}[]"), nullable=nullable)
+        return _desc("array", nullable, items=descriptor_of(items, where=f"{where}[]"))
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return Object(_fields_of(annotation), nullable=nullable)
+        return _desc("object", nullable, fields=_fields_of(annotation))
     raise DeclarationError(
         f"{where}: {annotation!r} has no format-1 type (str, bool, int, float, None, Literal,"
         " a str Enum, list[...] or a pydantic model)"

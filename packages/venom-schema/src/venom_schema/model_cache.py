@@ -33,22 +33,25 @@ def default_cache_path(manifest_path: str | os.PathLike[str]) -> Path:
 
 def _staleness_key(manifest_bytes: bytes, bundles: Sequence[str]) -> str:
     from venom_schema.canonical import canonical_json
-    from venom_schema.manifest._builder import to_raw_value
     from venom_schema.manifest._bundles import bundle_verbs
 
     # The bundles are part of the model: a venom-schema upgrade that changes them must
     # invalidate caches even when verbs.zon is unchanged.
     hasher = hashlib.sha256(manifest_bytes)
-    bundle_json = canonical_json(_jsonable(to_raw_value(bundle_verbs(list(bundles)))))
+    bundle_json = canonical_json(_jsonable(bundle_verbs(bundles)))
     hasher.update(b"\0" + bundle_json)
     return f"{_CACHE_FORMAT}:{hasher.hexdigest()}"
 
 
 def _jsonable(value: Any) -> Any:
-    from venom_schema.zon._values import ZonEnum
+    from venom_schema.zon._values import ZON_EMPTY, ZonEnum
 
     if isinstance(value, ZonEnum):
         return "." + value.name
+    if value is ZON_EMPTY:
+        # Always an empty tuple in the bundle files (an object's fields): hashed as the list
+        # it was when the bundles were Python, so no committed cache went stale with the move.
+        return []
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list):

@@ -1,4 +1,4 @@
-"""The handler registry (RFC-0004 §2, §7): a product's handlers as venom-proto `Verb`s.
+"""The handler registry (RFC-0004 §2, §7): a product's handlers as venom-proto `VerbHandler`s.
 
 `build_verbs` pairs every daemon-dispatched verb of a normalized model with its handler and wraps
 the handler so that, on every call and before the handler runs, the caller's grant is checked
@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Container, Mapping
 from typing import Any
 
-from venom_proto import Call, ConnectionInfo, Handler, VenomError, Verb
+from venom_proto import Call, ConnectionInfo, Handler, VenomError, VerbHandler
 
 from .grants import ALL_GRANTS, check_grant
 from .model import Json, JsonObject, Model
@@ -62,7 +62,7 @@ class RegistryError(Exception):
 
 def build_verbs(
     model: Model, handlers: Mapping[str, Handler], *, grants_for: GrantsFor
-) -> dict[str, Verb]:
+) -> dict[str, VerbHandler]:
     """Wrap each handler for `venom_proto.Server`; raises `RegistryError` listing every mismatch."""
     verbs = verbs_on(model, "daemon")
     problems = [
@@ -87,7 +87,7 @@ def build_verbs(
     if missing or extra or problems:
         raise RegistryError(missing, extra, problems)
     return {
-        name: Verb(_wrap_handler(checks, handlers[name], grants_for), streams=checks.streams)
+        name: VerbHandler(_wrap_handler(checks, handlers[name], grants_for), streams=checks.streams)
         for name, checks in compiled.items()
     }
 

@@ -7,14 +7,16 @@ declaration's model byte for byte (``tests``: export, parse, validate, compare).
 
 from __future__ import annotations
 
-from venom_schema.manifest import Manifest
-from venom_schema.zon import dump_zon
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from venom_schema.declare import Declaration
 
 __all__ = ("exported_zon",)
 
 
-def exported_zon(manifest: Manifest, spec: str) -> str:
-    """The ``verbs.zon`` text of ``manifest``, declared at ``spec`` (``module:attribute``).
+def exported_zon(declaration: Declaration, spec: str) -> str:
+    """The ``verbs.zon`` text of ``declaration``, declared at ``spec`` (``module:attribute``).
 
     A header comment names the command that regenerates it, so a reader edits the declaration
     rather than the export.
@@ -24,4 +26,4 @@ def exported_zon(manifest: Manifest, spec: str) -> str:
         "edit that Python declaration, not this file. venom-schema merges in the standard\n"
         "bundles (ping, events, skill, doctor, config.*, serve, mcp)."
     )
-    return dump_zon(manifest.to_raw(), header=header)
+    return declaration.to_zon(header=header)

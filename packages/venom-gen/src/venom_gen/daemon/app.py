@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
-from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, Verb
+from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, VerbHandler
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.canonical import canonical_json
@@ -114,7 +114,7 @@ class App:
         """
         return grants_for_connection(connection, self.token, self.tokens.store)
 
-    def verbs(self) -> dict[str, Verb]:
+    def verbs(self) -> dict[str, VerbHandler]:
         """Every daemon verb's handler, shared and the product's, wrapped by the registry.
 
         Raises `venom_schema.registry.RegistryError` when they do not match the model.
@@ -122,7 +122,7 @@ class App:
         handlers = {**self.shared_handlers(), **self.product.handlers_for(self)}
         return build_verbs(self.model, handlers, grants_for=self.grants_for)
 
-    def server(self, verbs: Mapping[str, Verb] | None = None) -> Server:
+    def server(self, verbs: Mapping[str, VerbHandler] | None = None) -> Server:
         """The proto server with every handler wrapped by the registry (or with ``verbs``,
         which `verbs` built)."""
         # Kept for shutdown, which stops the server that serves it.

@@ -11,7 +11,7 @@ import anyio
 
 from venom_gen.daemon import App
 from venom_gen.product import Product, resolve
-from venom_proto import Server, VenomError, Verb
+from venom_proto import Server, VenomError, VerbHandler
 from venom_schema.grants import OwnerToken
 
 from ._dirs import PrivateDirs
@@ -39,7 +39,7 @@ class InProcess:
             socket_path = os.path.join(self._dirs.runtime, f"{self.product.tool}.sock")
         self.app = App(self.product, socket_path)
         self.app.token = self.token = OwnerToken.create()
-        self.verbs: dict[str, Verb] = self.app.verbs()
+        self.verbs: dict[str, VerbHandler] = self.app.verbs()
         self.server: Server = self.app.server(self.verbs)
 
     def close(self) -> None:

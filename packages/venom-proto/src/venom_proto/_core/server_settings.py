@@ -13,7 +13,7 @@ __all__ = ("CallBudget", "Deadline", "InlineRunner", "ServerSettings", "VerbSpec
 
 
 class VerbSpec(Protocol):
-    """What the core needs to know of a tool verb (`venom_proto.Verb` is one)."""
+    """What the core needs to know of a tool verb (`venom_proto.VerbHandler` is one)."""
 
     @property
     def streams(self) -> bool: ...

@@ -1,4 +1,4 @@
-"""What handlers see: `Verb`, `Call`, `ConnectionInfo`, `FrameHandler` and `FrameContext`."""
+"""What handlers see: `VerbHandler`, `Call`, `ConnectionInfo`, `FrameHandler` and `FrameContext`."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ __all__ = (
     "FrameHandler",
     "FrameHandlerFn",
     "Handler",
-    "Verb",
+    "VerbHandler",
 )
 
 Handler = Callable[["Call", dict[str, Any]], Any]
@@ -31,7 +31,7 @@ FrameHandlerFn = Callable[["FrameContext", Frame], Any]
 
 
 @dataclass(frozen=True, slots=True)
-class Verb:
+class VerbHandler:
     """A tool verb: its handler, whether it streams items, and the capability that gates it."""
 
     handler: Handler

@@ -19,7 +19,7 @@ from venom_proto._core.server_connection import ServerConnection
 from venom_proto._core.server_events import PENDING, CallStarted
 from venom_proto._core.server_settings import VerbSpec
 
-from .api import Call, ConnectionInfo, Verb
+from .api import Call, ConnectionInfo, VerbHandler
 from .call_reuse import ALONE, refcount
 from .config import ServerConfig
 
@@ -71,7 +71,9 @@ class CallRunner:
         self._running: dict[int | str, tuple[Call, asyncio.Task[None], Awaitable[Any]]] = {}
         self._spare: Call | None = None
         #: `InlineRunner.verbs`: the sync ones, which run on the spot.
-        self.verbs: dict[str, Verb] = {n: v for n, v in config.verbs.items() if not v.is_async}
+        self.verbs: dict[str, VerbHandler] = {
+            n: v for n, v in config.verbs.items() if not v.is_async
+        }
 
     def attach(self, core: ServerConnection) -> None:
         """Send replies through ``core`` (set once, right after both are made)."""
@@ -88,7 +90,7 @@ class CallRunner:
     def run(self, rid: int | str, name: str, params: dict[str, Any], spec: VerbSpec) -> Any:
         """`InlineRunner.run`: call the handler; an async one (or awaitable result) goes on in
         a task, and `PENDING` says so."""
-        verb: Verb = spec  # type: ignore[assignment]  # the core hands back our own Verb
+        verb: VerbHandler = spec  # type: ignore[assignment]  # the core returns ours
         call = self._spare
         if call is None:
             call = _new(Call)

@@ -9,7 +9,7 @@ from venom_proto._core.ids import CORE_VERBS
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 from venom_proto._core.server_settings import ServerSettings
 
-from .api import FrameHandler, Verb
+from .api import FrameHandler, VerbHandler
 
 __all__ = ("CORE_CAPS", "CORE_VERBS", "ServerConfig", "default_max_connections")
 
@@ -44,7 +44,7 @@ class ServerConfig:
 
     tool: str
     version: str
-    verbs: Mapping[str, Verb]
+    verbs: Mapping[str, VerbHandler]
     caps: frozenset[str]
     frame_handlers: Mapping[int, FrameHandler] = field(default_factory=dict)
     schema: str | None = None

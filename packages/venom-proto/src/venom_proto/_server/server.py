@@ -17,7 +17,7 @@ from venom_proto.conventions import check_tool_name, resolve_socket_path
 from venom_proto.systemd import listen_fds, notify
 
 from .accept import Acceptor
-from .api import ConnectionInfo, FrameHandler, Verb
+from .api import ConnectionInfo, FrameHandler, VerbHandler
 from .config import CORE_CAPS, CORE_VERBS, ServerConfig, default_max_connections
 from .connection import SocketConnection
 from .log_queue import queued_logging
@@ -33,7 +33,7 @@ _DRAIN_SECONDS = 2.0
 class Server:
     """A daemon's socket server.
 
-    ``verbs`` maps wire names to `Verb`; ``hello``, ``cancel`` and ``ping`` are built in and
+    ``verbs`` maps wire names to `VerbHandler`; ``hello``, ``cancel`` and ``ping`` are built in and
     cannot be given. The advertised capabilities are ``cancel``, ``caps``, and every capability
     named by a verb or frame handler.
 
@@ -53,7 +53,7 @@ class Server:
         self,
         tool: str,
         version: str,
-        verbs: Mapping[str, Verb],
+        verbs: Mapping[str, VerbHandler],
         *,
         caps: Iterable[str] = (),
         frame_handlers: Iterable[FrameHandler] = (),

@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 
 from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name, is_wire_name
-from venom_schema.manifest._bundles import DEFAULT_BUNDLES, SHARED_NAMES, bundle_verbs
+from venom_schema.manifest._bundles import DEFAULT_BUNDLES, bundle_verbs, shared_names
 from venom_schema.manifest._errors import ManifestError, Problems
 from venom_schema.manifest._normalize import assemble_model
 from venom_schema.manifest._raw import (
@@ -82,15 +82,16 @@ def _validate_verbs(raw: ZonValue, bundles: Sequence[str], problems: Problems) -
     items = expect_tuple(raw, "verbs", problems)
     valid: list[Verb] = []
     seen: set[str] = set()
+    shared = shared_names()
     for index, item in enumerate(items or []):
         name = item.get("name") if isinstance(item, dict) else None
         label: str = str(index)
         keep = True
         if isinstance(name, str) and is_wire_name(name):
-            if name in SHARED_NAMES:
+            if name in shared:
                 problems.add(
                     f"verbs[{name}]",
-                    f'"{name}" is a shared verb of the {SHARED_NAMES[name]} bundle;'
+                    f'"{name}" is a shared verb of the {shared[name]} bundle;'
                     " products must not declare it",
                 )
                 continue
@@ -101,7 +102,7 @@ def _validate_verbs(raw: ZonValue, bundles: Sequence[str], problems: Problems) -
                 seen.add(name)
                 label = name
         _add_verb(item, f"verbs[{label}]", problems, valid if keep else [], bundle=False)
-    for record in bundle_verbs(list(bundles)):
+    for record in bundle_verbs(bundles):
         _add_verb(record, f"verbs[{record['name']}]", problems, valid, bundle=True)
     return valid
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from venom_proto.conventions import WIRE_NAME_PATTERN, is_wire_name
+from venom_schema.manifest._bundles import BUNDLE_NAMES
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import (
     check_members,
@@ -40,7 +41,6 @@ VERB_MEMBERS: Final = (
 BUNDLE_MEMBERS: Final = ("shared", "dispatch")
 #: Grants every caller holds (rfcs/0005 §2): a verb needing one of them changes nothing.
 READ_ONLY: Final = ("none", "read")
-_SHARED: Final = ("core", "agent", "events")
 _DISPATCH: Final = ("transport", "local")
 
 
@@ -49,7 +49,8 @@ def validate_verb(
 ) -> Verb | None:
     """Validate one verb record; the normalized verb or None after reporting problems.
 
-    ``bundle`` admits the ``shared`` and ``dispatch`` members of standard bundle verbs.
+    ``bundle`` admits the ``shared`` and ``dispatch`` members; only the merge of the standard
+    bundle files' records passes it (``_bundles``), never a product's manifest.
     """
     record = expect_struct(raw, path, problems)
     if record is None:
@@ -102,7 +103,7 @@ def validate_verb(
         result=result,
     )
     if bundle:
-        for member, choices in (("shared", _SHARED), ("dispatch", _DISPATCH)):
+        for member, choices in (("shared", BUNDLE_NAMES), ("dispatch", _DISPATCH)):
             if member in record:
                 verb[member] = enum_choice(record[member], choices, f"{path}.{member}", problems)
     check_verb_names(verb.get("name"), _raw_param_names(record), path, problems, bundle=bundle)

@@ -23,10 +23,10 @@ from venom_gen.build.devcli._output import (
 )
 from venom_gen.build.devcli._source import (
     DevCliError,
-    declaration_manifest,
     load,
     load_python,
     model_cache_text,
+    resolve_declaration,
 )
 from venom_gen.build.zon_export import exported_zon
 from venom_schema.grants import GRANTS
@@ -230,16 +230,15 @@ def export_zon(
         str,
         typer.Argument(
             metavar="MODULE:ATTRIBUTE",
-            help="A venom_schema.declare.Declaration (or a Manifest, or a callable returning one).",
+            help="A venom_schema.declare.Declaration (or a callable returning one).",
         ),
     ],
     out: FileOutOpt = None,
     check: CheckOpt = False,
 ) -> None:
     """The data-only verbs.zon of a Python declaration (validated first; reads back the same)."""
-    manifest = declaration_manifest(declaration)
     load_python(declaration)  # refuse to write a manifest the validator would refuse
-    _emit_file(exported_zon(manifest, declaration), out, check)
+    _emit_file(exported_zon(resolve_declaration(declaration), declaration), out, check)
 
 
 def handler_types(

@@ -42,9 +42,8 @@ PythonOpt = Annotated[
     typer.Option(
         "--python",
         metavar="MODULE:ATTRIBUTE",
-        help="A venom_schema.declare.Declaration or venom_schema.manifest.Manifest, or a callable"
-        " returning one,"
-        " instead of a MANIFEST file.",
+        help="A venom_schema.declare.Declaration, or a callable returning one, instead of a"
+        " MANIFEST file.",
         show_default=False,
     ),
 ]

@@ -8,19 +8,23 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from venom_gen.catalog import HOST_NAME_MAX_BYTES, long_tool_names
-from venom_schema.manifest import Manifest, ManifestError, load_manifest
+from venom_schema.manifest import load_manifest
 from venom_schema.model import Model
 from venom_schema.model_cache import compile_model, default_cache_path
+
+if TYPE_CHECKING:
+    from venom_schema.declare import Declaration
 
 __all__ = (
     "DevCliError",
     "Loaded",
-    "declaration_manifest",
     "load",
     "load_python",
     "model_cache_text",
+    "resolve_declaration",
 )
 
 
@@ -100,39 +104,33 @@ def _resolve(spec: str) -> object:
 
 
 def load_python(spec: str) -> Model:
-    """The normalized model of ``module:attribute``: a `venom_schema.declare.Declaration`, a
-    ``Manifest``, or a callable returning either."""
-    manifest = declaration_manifest(spec)
+    """The normalized model of ``module:attribute``: a `venom_schema.declare.Declaration`, or
+    a callable returning one."""
+    from venom_schema.declare import DeclarationError
+
+    declaration = resolve_declaration(spec)
     try:
-        return manifest.validate(source=spec)
-    except ManifestError:
-        raise
-    except (TypeError, ValueError) as exc:  # builder values the raw converter cannot take
-        raise DevCliError(f"--python {spec}: invalid declaration: {exc}") from None
+        return declaration.model(source=spec)
+    except DeclarationError as exc:
+        raise DevCliError(f"--python {spec}: {exc}") from None
 
 
-def declaration_manifest(spec: str) -> Manifest:
-    """The ``Manifest`` that ``module:attribute`` declares (a ``Declaration`` lowered to one)."""
-    from venom_schema.declare import Declaration, DeclarationError
+def resolve_declaration(spec: str) -> Declaration:
+    """The `venom_schema.declare.Declaration` that ``module:attribute`` names or returns."""
+    from venom_schema.declare import Declaration
 
     target = _resolve(spec)
-    if not isinstance(target, Manifest | Declaration) and callable(target):
+    if not isinstance(target, Declaration) and callable(target):
         try:
             target = target()
         except Exception as exc:
             raise DevCliError(
                 f"--python {spec}: calling it raised {type(exc).__name__}: {exc}"
             ) from None
-    if isinstance(target, Declaration):
-        try:
-            return target.manifest()
-        except DeclarationError as exc:
-            raise DevCliError(f"--python {spec}: {exc}") from None
-    if not isinstance(target, Manifest):
+    if not isinstance(target, Declaration):
         raise DevCliError(
-            f"--python {spec}: expected a venom_schema.declare.Declaration or a"
-            f" venom_schema.manifest.Manifest (or a callable returning one),"
-            f" got {type(target).__name__}"
+            f"--python {spec}: expected a venom_schema.declare.Declaration (or a callable"
+            f" returning one), got {type(target).__name__}"
         )
     return target
 

@@ -1,0 +1,61 @@
+"""The standard bundles compile to exactly the model they compiled to before they became data.
+
+``golden/bundles.model.json`` is the normalized model of a product with no verbs of its own
+(every bundle merged), taken from the Python-declared bundles before the move to
+``venom_schema/bundles/*.zon``. The digests and cache keys below pin the rest: a product's
+digest covers its bundles, and a cached model's staleness key hashes their raw records, so any
+drift in them would change every product's ``SCHEMA_DIGEST`` or its committed
+``verbs.model.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from venom_schema.canonical import digest
+from venom_schema.manifest import validate_manifest
+from venom_schema.model import Model
+from venom_schema.model_cache import _staleness_key
+from venom_schema.zon import ZonValue
+
+GOLDEN = Path(__file__).parent / "golden" / "bundles.model.json"
+
+#: Bundle selection -> (digest of a product with no verbs, staleness key of manifest ``b"x"``).
+VECTORS = {
+    ("core",): (
+        "sha256:a80d229c35dbb6a9c256d868295d84c9180ef7ed1a170446210b0528d9a8403a",
+        "1:4b73dbad7f0bd336f86b1a0c3623c339f46d976f15c242003b2a86d64daf9473",
+    ),
+    ("core", "agent"): (
+        "sha256:d3390f66972064b759272565e9c5774aa91802b45a4639acd7aeabbda9737b40",
+        "1:358bf5e549d4d335a415c1c75935be75aab710d3ecf48f1a95c644b6d8fe459c",
+    ),
+    ("core", "events"): (
+        "sha256:5f358d2f24119854cb8a5de6a69429949d512ac9f371d54d241988a44022b2a3",
+        "1:ca33cb5931c3fe16ed908387e43e15d0fed6b8b6950dd1778b5038106e018bdb",
+    ),
+    ("core", "agent", "events"): (
+        "sha256:168c52d09dbbab7bc5bf353b926c8dd322fe93860827664300905b96aa4e3e62",
+        "1:9bcfcabd2bea56b8298558ad1112709bd80372af5b8561362f5e112a48788ea2",
+    ),
+}
+
+
+def _empty_product(bundles: tuple[str, ...]) -> Model:
+    raw: ZonValue = {"format": 1, "tool": "t", "summary": "S", "verbs": []}
+    return validate_manifest(raw, bundles=bundles)
+
+
+def test_bundles_compile_to_the_golden_model() -> None:
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert _empty_product(("core", "agent", "events")) == golden
+
+
+@pytest.mark.parametrize("bundles", sorted(VECTORS))
+def test_digest_and_cache_key_vectors(bundles: tuple[str, ...]) -> None:
+    want_digest, want_key = VECTORS[bundles]
+    assert digest(_empty_product(bundles)) == want_digest
+    assert _staleness_key(b"x", bundles) == want_key
