@@ -126,5 +126,5 @@ def test_the_mcp_adapter_imports_nothing_of_build_time() -> None:
     """The catalog is run-time code; click comes with the MCP SDK's own imports (uvicorn)."""
     code, loaded = _modules_of(_MCP_PROBE)
     assert code == 0
-    assert "venom_gen.catalog" in loaded
+    assert "venom_gen.render.catalog" in loaded
     assert [m for m in loaded if m.startswith(("venom_gen.build", "typer"))] == []

@@ -144,7 +144,7 @@ def test_ssh_killed_leaves_no_bridge_behind(
 def test_a_silent_client_is_refused_at_the_hello_deadline() -> None:
     """No first message within the bound: denied.auth with reason timeout, exit 4."""
     script = (
-        "import os, sys; from venom_gen import bridge; bridge.HELLO_TIMEOUT = 0.3; "
+        "import os, sys; from venom_gen.local import bridge; bridge.HELLO_TIMEOUT = 0.3; "
         "sys.exit(bridge.run_bridge('venom-echo', '/nonexistent/x.sock', os.environ))"
     )
     proc = subprocess.Popen(

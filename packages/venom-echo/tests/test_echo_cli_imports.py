@@ -20,8 +20,8 @@ HEAVY = (
     "venom_schema.manifest",
     "venom_schema.registry",
     "venom_schema.runtime._generated",  # generated checks are for the daemon
-    "venom_gen.catalog",
-    "venom_gen.skill",
+    "venom_gen.render.catalog",
+    "venom_gen.render.skill",
     "venom_gen.build",  # the generators, the developer CLI and the scaffold: build time only
     "venom_gen.daemon",
     "venom_echo.handlers",  # the daemon side, named by the product but loaded by `serve` only

@@ -4,7 +4,7 @@ and, under `venom_gen.build`, its build time (the generators, ``venom-gen`` and 
 `Product` is what a product declares and `product_main` runs its binary; both are on the path
 of every CLI call and cost it nothing. The rest of the run-time face is in submodules:
 `venom_gen.daemon` (`App`, given to handler factories; the shared verbs), `venom_gen.cli` (the
-generated CLI), `venom_gen.catalog` (the MCP tools) and `venom_gen.skill` (SKILL.md).
+generated CLI), `venom_gen.render.catalog` (the MCP tools) and `venom_gen.render.skill` (SKILL.md).
 """
 
 from venom_gen.binary import product_main

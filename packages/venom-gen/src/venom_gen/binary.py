@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ("SHELL_VERBS", "product_main")
 
-#: Local commands every binary implements from its generated files (`venom_gen._local_verbs`).
+#: Local commands every binary implements from its generated files (`venom_gen.local.shell`).
 SHELL_VERBS = ("completion.bash", "completion.zsh", "completion.fish", "man", "man.install")
 
 
@@ -33,22 +33,22 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
         return run(product, flag_value(rest, "--socket"), os.environ, json_errors="--json" in rest)
 
     def doctor(rest: list[str]) -> int:
-        from venom_gen.daemon.doctor_cli import run_doctor
+        from venom_gen.local.doctor import run_doctor
 
         return run_doctor(product, rest, os.environ)
 
     def mcp_config(rest: list[str]) -> int:
-        from venom_gen.host_config import run_mcp_config
+        from venom_gen.local.mcp_config import run_mcp_config
 
         return run_mcp_config(product, rest, os.environ)
 
     def service_install(rest: list[str]) -> int:
-        from venom_gen.service_install import run_service_install
+        from venom_gen.local.service_install import run_service_install
 
         return run_service_install(product, rest, os.environ)
 
     def bridge(rest: list[str]) -> int:
-        from venom_gen.bridge import run_bridge
+        from venom_gen.local.bridge import run_bridge
 
         return run_bridge(product.tool, flag_value(rest, "--socket"), os.environ)
 
@@ -57,7 +57,7 @@ def product_main(product: Product, argv: list[str] | None = None) -> int:
 
     def shell_verb(name: str) -> Callable[[list[str]], int]:
         def run(rest: list[str]) -> int:
-            from venom_gen._local_verbs import local_commands
+            from venom_gen.local.shell import local_commands
 
             return local_commands(product)[name](rest)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from venom_gen._model import GenerationError
 from venom_gen.build.client_gen import _runtime
 from venom_gen.build.client_gen._methods import VerbTypes, render_method, verb_types_params
 from venom_gen.build.client_gen._names import (
@@ -24,6 +23,7 @@ from venom_gen.build.client_gen._names import (
 )
 from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import TypeRegistry
+from venom_gen.render._views import GenerationError
 from venom_proto.conventions import env_var
 from venom_schema.canonical import digest
 from venom_schema.model import Descriptor, Model, Verb

@@ -24,7 +24,14 @@ if TYPE_CHECKING:
 
     from venom_gen.product import Product
 
-__all__ = ("COMPLETION_FILES", "default_man_dir", "local_commands")
+__all__ = (
+    "COMPLETION_FILES",
+    "completion",
+    "default_man_dir",
+    "local_commands",
+    "man",
+    "man_install",
+)
 
 #: The generated completion script of each shell, under ``generated/completions/``.
 COMPLETION_FILES: dict[str, str] = {"bash": "{tool}.bash", "zsh": "_{tool}", "fish": "{tool}.fish"}
@@ -114,9 +121,9 @@ def default_man_dir(environ: Mapping[str, str]) -> Path:
 
 
 def _install(pages: Path, target: Path) -> tuple[int, int]:
-    # The daemon's own atomic writer: never a half-written page, never through a link, and no
+    # The atomic writer the daemon uses too: never a half-written page, never through a link, and no
     # temporary file left behind when a write fails.
-    from venom_gen.daemon.files import write_atomic
+    from venom_gen._files import write_atomic
 
     sources = sorted(pages.glob("*.1"))
     try:
