@@ -3,8 +3,10 @@
 Every executed import counts, at module level and inside functions alike (grimp's graph), so a
 lazy import does not hide a circle: `venom_gen.product` -> `daemon.app` -> `daemon.doctor_cli`
 -> `product` was one, and `manifest._builder` -> `_validate_root` -> `_bundles` -> `_builder`
-another. Imports made only for the type checker (under ``if TYPE_CHECKING:``) are left out:
-they never run, and two classes that name each other in annotations are not a circle.
+another. Imports made only for the type checker (under ``if TYPE_CHECKING:``) never run, but
+they tie two modules all the same (neither reads, moves or type-checks without the other):
+`venom_gen.product` naming the daemon's ``App`` in an annotation, while the daemon imports
+`product`, was such a circle; the second test finds them.
 """
 
 from __future__ import annotations
@@ -54,13 +56,29 @@ def circles(edges: Mapping[str, Iterable[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def test_no_package_has_an_import_circle() -> None:
+#: Circles through type-checking imports that issue 22 removes elsewhere (the token store
+#: leaves venom-schema); delete an entry once its circle is gone.
+TYPE_ONLY_KNOWN = [["venom_schema.grants", "venom_schema.tokens"]]
+
+
+def _edges(*, type_checking: bool) -> dict[str, set[str]]:
     graph = grimp.build_graph(
-        *(m.module for m in members()), exclude_type_checking_imports=True, cache_dir=None
+        *(m.module for m in members()),
+        exclude_type_checking_imports=not type_checking,
+        cache_dir=None,
     )
-    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    return {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+
+
+def test_no_package_has_an_import_circle() -> None:
+    edges = _edges(type_checking=False)
     assert len(edges) > 100  # the walk saw the packages, not an empty graph
     assert circles(edges) == []
+
+
+def test_no_circle_even_through_type_checking_imports() -> None:
+    found = circles(_edges(type_checking=True))
+    assert [c for c in found if c not in TYPE_ONLY_KNOWN] == []
 
 
 def test_the_check_finds_a_circle() -> None:

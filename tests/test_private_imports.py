@@ -134,11 +134,11 @@ def test_the_check_can_fail() -> None:
     inside = Path("packages/venom-proto/tests/x.py")
     assert private_imports(inside, "from venom_proto._core import errors\n") == []
     template = Path("packages/venom-gen/src/venom_gen/build/scaffold/templates/x.py.tmpl")
-    assert private_imports(template, "from venom_gen._model import x\n") == ["venom_gen._model"]
+    assert private_imports(template, "from venom_gen._files import x\n") == ["venom_gen._files"]
     markdown = (
-        "Prose names `venom_proto._core` freely.\n\n```python\nimport venom_gen._model\n```\n"
+        "Prose names `venom_proto._core` freely.\n\n```python\nimport venom_gen._files\n```\n"
     )
     assert _FENCE.sub("", markdown).count("venom_proto._core") == 1
     assert private_imports(
         Path("docs/x.md"), "\n".join(m.group(2) for m in _FENCE.finditer(markdown))
-    ) == ["venom_gen._model"]
+    ) == ["venom_gen._files"]

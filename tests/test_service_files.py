@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from venom_echo.product import MODEL_PATH as ECHO_MODEL
-from venom_gen.service import (
+from venom_gen.render.service import (
     render_launchd_plist,
     render_systemd_service,
     render_systemd_socket,

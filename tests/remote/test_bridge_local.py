@@ -144,8 +144,9 @@ def test_ssh_killed_leaves_no_bridge_behind(
 def test_a_silent_client_is_refused_at_the_hello_deadline() -> None:
     """No first message within the bound: denied.auth with reason timeout, exit 4."""
     script = (
-        "import os, sys; from venom_gen import bridge; bridge.HELLO_TIMEOUT = 0.3; "
-        "sys.exit(bridge.run_bridge('venom-echo', '/nonexistent/x.sock', os.environ))"
+        "import sys; from venom_gen.local import bridge; from venom_echo.product import PRODUCT; "
+        "bridge.HELLO_TIMEOUT = 0.3; "
+        "sys.exit(bridge.run_bridge(PRODUCT, ['--socket', '/nonexistent/x.sock']))"
     )
     proc = subprocess.Popen(
         [sys.executable, "-c", script],

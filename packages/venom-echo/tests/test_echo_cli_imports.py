@@ -20,8 +20,7 @@ HEAVY = (
     "venom_schema.manifest",
     "venom_schema.registry",
     "venom_schema.runtime._generated",  # generated checks are for the daemon
-    "venom_gen.catalog",
-    "venom_gen.skill",
+    "venom_gen.render",  # the MCP catalog, SKILL.md, units; CLI help takes its helpers
     "venom_gen.build",  # the generators, the developer CLI and the scaffold: build time only
     "venom_gen.daemon",
     "venom_echo.handlers",  # the daemon side, named by the product but loaded by `serve` only
@@ -62,6 +61,8 @@ def test_a_verb_call_imports_nothing_heavy() -> None:
     assert code == 6  # unavailable.not_running: the call went all the way to connect()
     heavy = [m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY)]
     assert heavy == []
+    # The local verbs' table is on the path; each verb's module loads only when it runs.
+    assert [m for m in modules if m.startswith("venom_gen.local.")] == []
 
 
 def test_a_verb_call_imports_no_typing_machinery() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from venom_gen.catalog import (
+from venom_gen.render.catalog import (
     HOST_NAME_MAX_BYTES,
     STREAM_LIMIT_SENTENCE,
     GenerationError,

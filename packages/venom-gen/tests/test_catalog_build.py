@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from venom_gen._model import GenerationError
-from venom_gen.catalog import build_catalog
+from venom_gen.render._views import GenerationError
+from venom_gen.render.catalog import build_catalog
 from venom_proto.conventions import mcp_decode
 from venom_schema.model import Model
 

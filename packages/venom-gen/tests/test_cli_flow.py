@@ -204,7 +204,7 @@ def test_cli_ctrl_c_non_streaming(run_cli: Run, fake_daemon: FakeDaemon) -> None
 )
 def test_cli_help_example_quoting(params: dict[str, Any], expected: str) -> None:
     """RFC-0004 §6: example params become flags with POSIX shell quoting (as in the docs)."""
-    from venom_gen._model import example_command
+    from venom_gen.render._views import example_command
 
     verb = cast("Verb", {"name": "echo", "params": []})
     assert example_command("venom-echo", verb, params, json=False) == expected
@@ -212,7 +212,7 @@ def test_cli_help_example_quoting(params: dict[str, Any], expected: str) -> None
 
 def test_cli_help_example_kinds() -> None:
     """Examples spell booleans with =, negative numbers with =, JSON values quoted."""
-    from venom_gen._model import example_command
+    from venom_gen.render._views import example_command
 
     verb = cast("Verb", {"name": "pane.set_title", "params": []})
     params = {"flag": True, "int": -5, "num": 1.5, "obj": {"x": 1}}

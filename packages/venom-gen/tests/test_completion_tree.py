@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from venom_gen._model import GenerationError
 from venom_gen.build.completions import render_bash, render_fish, render_zsh
 from venom_gen.build.completions._tree import Flag, build_tree
+from venom_gen.render._views import GenerationError
 from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"

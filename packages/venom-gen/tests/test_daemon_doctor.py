@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from venom_gen.daemon.doctor import (
+from venom_gen._doctor_checks import (
     config_check,
     doctor_report,
     filesystem_checks,

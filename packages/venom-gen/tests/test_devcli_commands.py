@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
-from venom_gen._model import GenerationError
 from venom_gen.build import artifacts
 from venom_gen.build.completions import render_bash, render_fish, render_zsh
 from venom_gen.build.devcli.app import app
 from venom_gen.build.man import render_man_pages
 from venom_gen.build.markdown import render_markdown
-from venom_gen.catalog import build_catalog
-from venom_gen.skill import render_skill
+from venom_gen.render._views import GenerationError
+from venom_gen.render.catalog import build_catalog
+from venom_gen.render.skill import render_skill
 from venom_schema.canonical import canonical_json, digest
 from venom_schema.manifest import load_manifest
 

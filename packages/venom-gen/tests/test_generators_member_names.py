@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen._render_types import flatten_fields, render_member
 from venom_gen.build.man import render_man_pages
 from venom_gen.build.markdown import render_markdown
-from venom_gen.catalog import build_catalog
-from venom_gen.skill import render_skill
+from venom_gen.render._types import flatten_fields, render_member
+from venom_gen.render.catalog import build_catalog
+from venom_gen.render.skill import render_skill
 from venom_schema.model import Model, Verb
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -115,7 +115,7 @@ def test_man_page_shows_every_path(tmp_path: Path, model: Model) -> None:
 
 def test_cli_help_shows_every_name(model: Model) -> None:
     """The generated CLI's --help shape line quotes names that are not identifiers."""
-    from venom_gen._render_types import render_type
+    from venom_gen.render._types import render_type
 
     verb = _records(model)
     line = render_type(verb["result"], inline=True)

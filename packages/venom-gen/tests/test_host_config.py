@@ -1,4 +1,4 @@
-"""`venom_gen.host_config`: the MCP host entry and merging it into a host's JSON file."""
+"""`venom_gen.local.mcp_config`: the MCP host entry and merging it into a host's JSON file."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen.host_config import host_entry, merge_entry
+from venom_gen.local.mcp_config import host_entry, merge_entry
 from venom_proto import VenomError
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen._model import GenerationError
 from venom_gen.build.man import render_man_pages
+from venom_gen.render._views import GenerationError
 from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen._render_types import render_choice
 from venom_gen.build.markdown import render_markdown
+from venom_gen.render._types import render_choice
 from venom_schema.model import Field, Model
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -38,8 +38,8 @@ def test_a_product_resolves_what_it_names_on_use() -> None:
     product = Product(
         tool="t", version="1", model_path="m.json", handlers=_handlers, config=None, local={}
     )
-    assert product.handlers_for(object()) == {}  # type: ignore[arg-type]
-    assert list(product.frame_handlers_for(object())) == []  # type: ignore[arg-type]
+    assert product.handlers_for(object()) == {}
+    assert list(product.frame_handlers_for(object())) == []
     assert product.config_schema() is None
     with pytest.raises(KeyError):
         product.local_verb("mcp")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen._escape import sh_quote, yaml_double_quoted
-from venom_gen.skill import render_skill
+from venom_gen.render._escape import sh_quote, yaml_double_quoted
+from venom_gen.render.skill import render_skill
 from venom_schema.model import Model
 
 FIXTURES = Path(__file__).parent / "fixtures"

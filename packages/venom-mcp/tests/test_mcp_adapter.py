@@ -102,7 +102,7 @@ async def test_tools_list_is_the_catalog(model: Model) -> None:
 
 async def test_catalog_entries_reach_the_client_unchanged(model: Model) -> None:
     """RFC-0004 §5: name, description, inputSchema and outputSchema are not rewritten."""
-    from venom_gen.catalog import build_catalog
+    from venom_gen.render.catalog import build_catalog
 
     async with raw_session(_server(model, FakeUpstream())) as peer:
         reply = await peer.request("tools/list")

@@ -18,15 +18,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Mapping
     from typing import Any, TypeAlias, TypeVar
 
-    from venom_gen.daemon import App
     from venom_proto import FrameHandler, Handler
     from venom_schema.model import Descriptor
 
     T = TypeVar("T")
     #: A ``"module:attribute"`` reference to a ``T``, or the ``T`` itself.
     Ref: TypeAlias = str | T
-    HandlersFactory = Callable[[App], Mapping[str, Handler]]
-    FrameHandlersFactory = Callable[[App], Iterable[FrameHandler]]
+    # A factory takes the running daemon's `venom_gen.daemon.App`, which the declaration only
+    # passes through: naming its type here would tie this module to the daemon, which imports
+    # it (a circle, if only for the type checker).
+    HandlersFactory = Callable[[Any], Mapping[str, Handler]]
+    FrameHandlersFactory = Callable[[Any], Iterable[FrameHandler]]
     LocalVerb = Callable[["Product", list[str]], int]
 
 __all__ = ("Product", "resolve")
@@ -83,12 +85,13 @@ class Product:
         self.config = config
         self.local = dict(local or {})
 
-    def handlers_for(self, app: App) -> Mapping[str, Handler]:
-        """The product's handlers by exact wire name, for the running daemon ``app``."""
+    def handlers_for(self, app: object) -> Mapping[str, Handler]:
+        """The product's handlers by exact wire name, for the running daemon ``app`` (the
+        `venom_gen.daemon.App` that the factory receives)."""
         factory: HandlersFactory = resolve(self.handlers)
         return factory(app)
 
-    def frame_handlers_for(self, app: App) -> Iterable[FrameHandler]:
+    def frame_handlers_for(self, app: object) -> Iterable[FrameHandler]:
         """The product's binary frame handlers, for the running daemon ``app``."""
         if self.frame_handlers is None:
             return ()

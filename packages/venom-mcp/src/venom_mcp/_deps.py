@@ -19,14 +19,14 @@ __all__ = ("Validators", "VenomError", "build_catalog", "compile_verb", "server_
 
 def build_catalog(model: Model, *, max_grant: str | None = None) -> list[dict[str, Any]]:
     """venom-gen's MCP catalog for ``model`` (RFC-0004 §5), limited to ``--max-grant``."""
-    from venom_gen.catalog import build_catalog as catalog
+    from venom_gen.render.catalog import build_catalog as catalog
 
     return catalog(model, max_grant=allowed_grants(max_grant))
 
 
 def server_instructions(model: Model, *, max_grant: str | None = None) -> str:
     """venom-gen's MCP server ``instructions`` for ``model`` under ``--max-grant``."""
-    from venom_gen.catalog import server_instructions as instructions
+    from venom_gen.render.catalog import server_instructions as instructions
 
     return instructions(model, max_grant=max_grant)
 

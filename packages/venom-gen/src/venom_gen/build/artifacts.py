@@ -24,9 +24,9 @@ from typing import Final, Literal
 from venom_gen.build.completions import render_bash, render_fish, render_zsh
 from venom_gen.build.man import render_man_pages
 from venom_gen.build.markdown import render_markdown
-from venom_gen.catalog import build_catalog
-from venom_gen.service import service_files
-from venom_gen.skill import render_skill
+from venom_gen.render.catalog import build_catalog
+from venom_gen.render.service import service_files
+from venom_gen.render.skill import render_skill
 from venom_schema.canonical import canonical_json
 from venom_schema.model import Model
 

@@ -95,7 +95,7 @@ def render_handler_types(model: Model) -> str:
     """The handler-types module for ``model`` (a normalized model) as Python source.
 
     Deterministic, ``ruff format`` clean and ``mypy --strict`` clean as generated. Raises
-    `venom_gen._model.GenerationError` when two verbs or types would get one Python name.
+    `venom_gen.render._views.GenerationError` when two verbs or types would get one Python name.
     """
     tool = str(model["tool"])
     protocol = protocol_name(tool)

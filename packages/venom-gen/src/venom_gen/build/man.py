@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
-from venom_gen._escape import json_compact, roff_text
-from venom_gen._model import (
+from venom_gen.render._escape import json_compact, roff_text
+from venom_gen.render._types import (
+    FieldRow,
+    flatten_fields,
+    render_choice,
+    render_default,
+    render_type,
+)
+from venom_gen.render._views import (
     GLOBAL_FLAGS,
     GenerationError,
     cli_spelling,
@@ -14,14 +21,7 @@ from venom_gen._model import (
     man_name,
     mcp_name,
 )
-from venom_gen._render_types import (
-    FieldRow,
-    flatten_fields,
-    render_choice,
-    render_default,
-    render_type,
-)
-from venom_gen.catalog import STREAM_LIMIT_SENTENCE
+from venom_gen.render.catalog import STREAM_LIMIT_SENTENCE
 from venom_proto.conventions import env_var
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import shown_on, verbs_on

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from venom_gen._escape import code_fence, json_compact, md_code, md_text
-from venom_gen._model import (
+from venom_gen.render._escape import code_fence, json_compact, md_code, md_text
+from venom_gen.render._types import flatten_fields, render_choice, render_default, render_type
+from venom_gen.render._views import (
     cli_spelling,
     error_exit,
     example_command,
@@ -13,8 +14,7 @@ from venom_gen._model import (
     flag_name,
     mcp_name,
 )
-from venom_gen._render_types import flatten_fields, render_choice, render_default, render_type
-from venom_gen.catalog import STREAM_LIMIT_SENTENCE
+from venom_gen.render.catalog import STREAM_LIMIT_SENTENCE
 from venom_proto.conventions import env_var
 from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.surfaces import shown_on, verbs_on

@@ -28,7 +28,7 @@ def render_verb_types(model: Model) -> str:
     """The verb-types module for ``model`` (a normalized model) as Python source.
 
     Deterministic, ``ruff format`` clean and ``mypy --strict`` clean as generated. Raises
-    `venom_gen._model.GenerationError` when two verbs or types would get one Python name.
+    `venom_gen.render._views.GenerationError` when two verbs or types would get one Python name.
     """
     tool = str(model["tool"])
     table = verb_type_table(model)

@@ -13,9 +13,9 @@ import textwrap
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from venom_gen._escape import json_compact
-from venom_gen._model import example_command
-from venom_gen._render_types import render_type
+from venom_gen.render._escape import json_compact
+from venom_gen.render._types import render_type
+from venom_gen.render._views import example_command
 from venom_proto import CLASS_EXIT, exit_code_for
 from venom_proto.conventions import env_var
 from venom_schema.names import cli_command, flag_name

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 
+from venom_gen._doctor_checks import config_check, doctor_report, filesystem_checks
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, VerbHandler
 from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
@@ -28,7 +29,6 @@ from venom_schema.model import JsonObject, Model
 from venom_schema.registry import RegistryError, build_verbs
 
 from .config import ConfigStore
-from .doctor import config_check, doctor_report, filesystem_checks
 from .events import EventBus
 from .files import FileWorkers
 from .skill import SkillVerbs

@@ -296,7 +296,7 @@ class ConfigStore:
 
     def schema(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.schema``: the configuration descriptor as JSON Schema."""
-        from venom_gen.catalog import type_schema
+        from venom_gen.render.catalog import type_schema
 
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
         schema.update(type_schema(self.descriptor))

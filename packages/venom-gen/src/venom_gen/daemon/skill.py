@@ -31,7 +31,7 @@ class SkillVerbs:
     """Serves the SKILL.md rendered once from the model: the exact text ``skill`` prints."""
 
     def __init__(self, model: Model) -> None:
-        from venom_gen.skill import render_skill
+        from venom_gen.render.skill import render_skill
 
         self.content = render_skill(model)
         self._data = self.content.encode("utf-8")

@@ -11,7 +11,6 @@ Naming rules are in `venom_gen.build.client_gen._names`.
 
 from __future__ import annotations
 
-from venom_gen._model import GenerationError
 from venom_gen.build.client_gen._methods import VerbTypes, render_method, verb_types_params
 from venom_gen.build.client_gen._names import NameTable, client_class, method_name
 from venom_gen.build.client_gen._runtime import ASYNC, SYNC, class_head
@@ -26,6 +25,7 @@ from venom_gen.build.client_gen._table import (
     verb_type_table,
 )
 from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
+from venom_gen.render._views import GenerationError
 from venom_schema.model import Model, Verb
 from venom_schema.surfaces import verbs_on
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import keyword
 import re
 
-from venom_gen._model import GenerationError
+from venom_gen.render._views import GenerationError
 
 __all__ = (
     "CLIENT_MEMBERS",

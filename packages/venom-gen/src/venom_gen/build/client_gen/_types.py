@@ -13,8 +13,6 @@ import keyword
 import re
 from collections.abc import Sequence
 
-from venom_gen._escape import json_compact
-from venom_gen._model import GenerationError
 from venom_gen.build.client_gen._names import NameTable, member_camel
 from venom_gen.build.client_gen._text import (
     LINE_LIMIT,
@@ -23,6 +21,8 @@ from venom_gen.build.client_gen._text import (
     plain,
     py_str,
 )
+from venom_gen.render._escape import json_compact
+from venom_gen.render._views import GenerationError
 from venom_schema.model import Descriptor, Field
 
 __all__ = ("TypeRegistry", "field_note")

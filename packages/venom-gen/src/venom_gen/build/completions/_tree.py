@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from venom_gen._model import GenerationError
 from venom_gen.cli import build_tree as build_command_tree
+from venom_gen.render._views import GenerationError
 from venom_schema.model import Model, Verb
 from venom_schema.names import flag_name
 

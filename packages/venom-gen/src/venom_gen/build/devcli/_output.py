@@ -11,9 +11,9 @@ from typing import Annotated, ParamSpec
 
 import typer
 
-from venom_gen._model import GenerationError
 from venom_gen.build.devcli._files import Drift, find_drift, write_files
 from venom_gen.build.devcli._source import DevCliError
+from venom_gen.render._views import GenerationError
 from venom_schema.manifest import ManifestError
 from venom_schema.zon import ZonError
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from venom_gen.catalog import HOST_NAME_MAX_BYTES, long_tool_names
+from venom_gen.render.catalog import HOST_NAME_MAX_BYTES, long_tool_names
 from venom_schema.manifest import load_manifest
 from venom_schema.model import Model
 from venom_schema.model_cache import compile_model, default_cache_path

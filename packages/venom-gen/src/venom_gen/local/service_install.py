@@ -1,7 +1,7 @@
 """``<tool> service install``: write the service manager files for the running binary.
 
 The committed ``generated/service/`` files assume ``~/.local/bin/<tool>``; this writes the same
-files (`venom_gen.service`) with the absolute command that runs this very binary, where the
+files (`venom_gen.render.service`) with the absolute command that runs this very binary, where the
 user's service manager reads them (rfcs/0001 §14, docs/service.md).
 """
 
@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from venom_gen._local_args import parsed, print_json, refuse
-from venom_gen.host_config import self_command
-from venom_gen.service import launchd_label, service_files
+from venom_gen.local._args import parsed, print_json, refuse
+from venom_gen.local.mcp_config import self_command
+from venom_gen.render.service import launchd_label, service_files
 from venom_proto import VenomError
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def install_service(
     Nothing is written unless every file is new, already identical, or ``force`` is given
     (``conflict.service_exists``); each file is replaced atomically, mode 0644.
     """
-    from venom_gen.daemon.files import FileRefused, read_regular, write_atomic
+    from venom_gen._files import FileRefused, read_regular, write_atomic
 
     files = service_files(model, command)
     wanted = {

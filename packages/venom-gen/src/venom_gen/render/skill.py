@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from venom_gen._escape import code_fence, json_compact, md_code, md_text, yaml_double_quoted
-from venom_gen._model import cli_spelling, error_exit, example_command, exit_table, flag_name
-from venom_gen._render_types import flatten_fields, render_default, render_type
+from venom_gen.render._escape import code_fence, json_compact, md_code, md_text, yaml_double_quoted
+from venom_gen.render._types import flatten_fields, render_default, render_type
+from venom_gen.render._views import cli_spelling, error_exit, example_command, exit_table, flag_name
 from venom_proto.conventions import env_var
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import verbs_on

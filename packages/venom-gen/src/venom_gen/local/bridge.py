@@ -8,7 +8,8 @@ and exits 4 without opening the socket. Otherwise it writes the bytes it read, u
 the daemon and copies both ways until either side closes, interpreting nothing.
 
 It is on the path of every remote connection, so it imports only ``os``, ``select``,
-``_socket``, the stdlib JSON codec and, for an issued token, the token store.
+``_socket``, the stdlib JSON codec, the CLI's flag reader (loaded with the binary already) and,
+for an issued token, the token store.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import select
 from time import monotonic
 from typing import TYPE_CHECKING
 
+from venom_gen.cli import flag_value
 from venom_proto import VenomError
 from venom_proto.conventions import read_owner_token, resolve_socket_path
 from venom_proto.stdjson import std_dumps, std_loads
@@ -27,6 +29,8 @@ from venom_proto.stdjson import std_dumps, std_loads
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
+
+    from venom_gen.product import Product
 
 __all__ = ("HELLO_TIMEOUT", "MAX_HELLO", "run_bridge")
 
@@ -256,7 +260,7 @@ def _nonblocking(fd: int) -> int:
     return flags
 
 
-def run_bridge(tool: str, socket_flag: str | None, environ: Mapping[str, str]) -> int:
+def run_bridge(product: Product, argv: list[str], environ: Mapping[str, str] = os.environ) -> int:
     """``<tool> bridge [--socket PATH]``; returns the exit status (0, 4 refused, 6 no daemon).
 
     Nothing is written on stderr but a refusal's one line, which ssh relays to the client's
@@ -264,7 +268,8 @@ def run_bridge(tool: str, socket_flag: str | None, environ: Mapping[str, str]) -
     """
     import sys
 
-    path = resolve_socket_path(tool, socket_flag, environ)
+    tool = product.tool
+    path = resolve_socket_path(tool, flag_value(argv, "--socket"), environ)
     buf = bytearray()
     try:
         try:

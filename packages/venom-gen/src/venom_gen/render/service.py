@@ -6,9 +6,9 @@ daemon and the CLI resolve too: RFC-0002 §2.3) with the modes the daemon checks
 connection starts the ``.service``, which serves the passed socket, tells systemd it is ready
 (``Type=notify``) and logs to the journal with priorities (rfcs/0002 D-W40..D-W42).
 
-Pure functions ``Model -> text``, at run time (like `venom_gen.skill`) because ``<tool> service
-install`` writes them with the absolute path of the running binary; the generators write the
-same text, with the default command, beside the other artifacts.
+Pure functions ``Model -> text``, at run time (like `venom_gen.render.skill`) because
+``<tool> service install`` writes them with the absolute path of the running binary; the
+generators write the same text, with the default command, beside the other artifacts.
 """
 
 from __future__ import annotations

@@ -20,11 +20,19 @@ from venom_gen.cli._output import Output
 from venom_proto import VenomError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
     from venom_gen.product import Product
 
-__all__ = ("COMPLETION_FILES", "default_man_dir", "local_commands")
+__all__ = (
+    "COMPLETION_FILES",
+    "default_man_dir",
+    "run_completion_bash",
+    "run_completion_fish",
+    "run_completion_zsh",
+    "run_man",
+    "run_man_install",
+)
 
 #: The generated completion script of each shell, under ``generated/completions/``.
 COMPLETION_FILES: dict[str, str] = {"bash": "{tool}.bash", "zsh": "_{tool}", "fish": "{tool}.fish"}
@@ -49,7 +57,7 @@ def _output(product: Product, rest: list[str]) -> Output:
     return Output(product.tool, json="--json" in rest, stdout=sys.stdout.buffer, stderr=sys.stderr)
 
 
-def completion(product: Product, shell: str, rest: list[str]) -> int:
+def _completion(product: Product, shell: str, rest: list[str]) -> int:
     """``<tool> completion <shell>``: the generated script (``{"content"}`` with --json)."""
     out = _output(product, rest)
     path = _generated(product) / "completions" / COMPLETION_FILES[shell].format(tool=product.tool)
@@ -64,6 +72,21 @@ def completion(product: Product, shell: str, rest: list[str]) -> int:
     return 0
 
 
+def run_completion_bash(product: Product, rest: list[str]) -> int:
+    """``<tool> completion bash``."""
+    return _completion(product, "bash", rest)
+
+
+def run_completion_zsh(product: Product, rest: list[str]) -> int:
+    """``<tool> completion zsh``."""
+    return _completion(product, "zsh", rest)
+
+
+def run_completion_fish(product: Product, rest: list[str]) -> int:
+    """``<tool> completion fish``."""
+    return _completion(product, "fish", rest)
+
+
 def _pages(product: Product) -> Path:
     pages = _generated(product) / "man"
     if not (pages / f"{product.tool}.1").is_file():
@@ -75,7 +98,7 @@ def _pages(product: Product) -> Path:
     return pages
 
 
-def man(product: Product, rest: list[str]) -> int:
+def run_man(product: Product, rest: list[str]) -> int:
     """``<tool> man [--page NAME]``: the page's roff source; on a terminal, shown by ``man``."""
     out = _output(product, rest)
     asked = flag_value(rest, "--page") or product.tool
@@ -114,9 +137,9 @@ def default_man_dir(environ: Mapping[str, str]) -> Path:
 
 
 def _install(pages: Path, target: Path) -> tuple[int, int]:
-    # The daemon's own atomic writer: never a half-written page, never through a link, and no
+    # The atomic writer the daemon uses too: never a half-written page, never through a link, and no
     # temporary file left behind when a write fails.
-    from venom_gen.daemon.files import write_atomic
+    from venom_gen._files import write_atomic
 
     sources = sorted(pages.glob("*.1"))
     try:
@@ -145,7 +168,9 @@ def _write_error(path: Path, exc: OSError) -> VenomError:
     )
 
 
-def man_install(product: Product, rest: list[str], environ: Mapping[str, str]) -> int:
+def run_man_install(
+    product: Product, rest: list[str], environ: Mapping[str, str] = os.environ
+) -> int:
     """``<tool> man install [--dir DIR]``: copy every page into DIR (default: see above)."""
     out = _output(product, rest)
     given = flag_value(rest, "--dir")
@@ -169,17 +194,3 @@ def man_install(product: Product, rest: list[str], environ: Mapping[str, str]) -
     else:
         out.note(f"man looks in man1/ directories: install into {target / 'man1'} for 'man'.")
     return 0
-
-
-def local_commands(product: Product) -> dict[str, Callable[[list[str]], int]]:
-    """The wire name -> runner table that `product_main` adds to every binary."""
-
-    def shell(name: str) -> Callable[[list[str]], int]:
-        return lambda rest: completion(product, name, rest)
-
-    commands: dict[str, Callable[[list[str]], int]] = {
-        f"completion.{name}": shell(name) for name in COMPLETION_FILES
-    }
-    commands["man"] = lambda rest: man(product, rest)
-    commands["man.install"] = lambda rest: man_install(product, rest, os.environ)
-    return commands

@@ -1,8 +1,10 @@
-"""The shared ``doctor`` verb: named checks, each with a status and a hint (RFC-0002 §2, §6.2).
+"""The checks of the shared ``doctor`` verb, each with a status and a hint (RFC-0002 §2, §6.2).
 
-The same checks run in two places. The daemon answers ``doctor`` from its side of the socket;
-the CLI runs them locally first (so it can report a daemon that is down) and adds the one check
-only it can make: its compiled schema digest against the daemon's ``hello.schema``.
+The same checks run in two places, so they live beside both rather than in either. The daemon
+answers ``doctor`` from its side of the socket (`venom_gen.daemon.App.doctor`, which adds the
+``config`` check); ``<tool> doctor`` runs them in the CLI (`venom_gen.local.doctor`) so it can
+report a daemon that is down, and adds the one check only it can make: its compiled schema
+digest against the daemon's ``hello.schema``.
 """
 
 from __future__ import annotations

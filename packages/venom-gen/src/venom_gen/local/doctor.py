@@ -8,12 +8,11 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from venom_gen._doctor_checks import Check, doctor_report, filesystem_checks, reachability_checks
 from venom_gen.cli import flag_value
 from venom_gen.cli._output import printable
 from venom_proto import SyncClient, VenomError
 from venom_proto.conventions import client_auth, load_cache_info, resolve_socket_path
-
-from .doctor import Check, doctor_report, filesystem_checks, reachability_checks
 
 if TYPE_CHECKING:
     from venom_gen.product import Product

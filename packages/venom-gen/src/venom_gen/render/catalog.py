@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from venom_gen._model import GenerationError, cli_spelling, mcp_name
+from venom_gen.render._views import GenerationError, cli_spelling, mcp_name
 from venom_proto.conventions import mcp_name as encoded_name
 from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.surfaces import verbs_on

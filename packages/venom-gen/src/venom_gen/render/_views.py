@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from venom_gen._escape import json_compact, sh_quote
+from venom_gen.render._escape import json_compact, sh_quote
 from venom_proto import CLASS_EXIT, conventions, exit_code_for
 from venom_schema import names
 from venom_schema.names import cli_path, flag_name, man_name

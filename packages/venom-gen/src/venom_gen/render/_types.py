@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from venom_gen._escape import json_compact
+from venom_gen.render._escape import json_compact
 
 if TYPE_CHECKING:  # the CLI's --help renders with this module: keep its start-up small
     from venom_schema.model import Descriptor, Field

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from venom_gen._local_args import parsed, print_json, refuse
+from venom_gen.local._args import parsed, print_json, refuse
 from venom_proto import VenomError
 from venom_proto.conventions import env_var, resolve_socket_path
 
@@ -80,7 +80,7 @@ def merge_entry(path: str, key: str, name: str, entry: Mapping[str, Any]) -> Non
     these files). Raises ``invalid_params.config_file`` for a file that is not a JSON object
     with an object at ``key``, ``failed.write`` when it cannot be written.
     """
-    from venom_gen.daemon.files import FileRefused, read_regular, write_atomic
+    from venom_gen._files import FileRefused, read_regular, write_atomic
 
     target = Path(os.path.realpath(path))
     try:

@@ -1,0 +1,69 @@
+"""`venom_gen.local`: one table names every standard local verb, each run as ``(product, argv)``."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from venom_echo.product import PRODUCT
+from venom_gen import Product
+from venom_gen.local import LOCAL_VERBS, local_verbs
+from venom_gen.product import resolve
+from venom_proto.conventions import load_model
+
+
+def _local_wire_names(model_path: str) -> set[str]:
+    return {v["name"] for v in load_model(model_path)["verbs"] if v.get("dispatch") == "local"}
+
+
+def test_every_local_verb_of_the_shared_bundles_has_a_runner() -> None:
+    """The model's local verbs are the table's, plus the product's own ``mcp``."""
+    assert _local_wire_names(PRODUCT.model_path) == (set(LOCAL_VERBS) - {"doctor"}) | {"mcp"}
+
+
+@pytest.mark.parametrize("name", sorted(LOCAL_VERBS))
+def test_each_entry_is_a_function_of_product_and_argv(name: str) -> None:
+    run = resolve(LOCAL_VERBS[name])
+    params = list(inspect.signature(run).parameters.values())
+    assert len(params) >= 2
+    assert all(p.default is not inspect.Parameter.empty for p in params[2:])
+
+
+def test_a_product_verb_joins_the_table_and_wins(tmp_path: Path) -> None:
+    seen: list[tuple[Product, list[str]]] = []
+
+    def mine(product: Product, argv: list[str]) -> int:
+        seen.append((product, argv))
+        return 7
+
+    product = Product(
+        tool="t",
+        version="1",
+        model_path=tmp_path / "m.json",
+        handlers="x:y",
+        local={"doctor": mine, "mcp": mine},
+    )
+    verbs = local_verbs(product)
+    assert set(verbs) == set(LOCAL_VERBS) | {"mcp"}
+    assert verbs["doctor"](["--json"]) == 7
+    assert verbs["mcp"]([]) == 7
+    assert seen == [(product, ["--json"]), (product, [])]
+
+
+def test_the_table_imports_no_verb_module() -> None:
+    """The binary imports the table on every call; a verb's module loads when it runs."""
+    code = (
+        "import json, sys; from venom_gen.local import local_verbs; "
+        "from venom_echo.product import PRODUCT; local_verbs(PRODUCT); "
+        "print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    ).stdout
+    loaded = json.loads(out)
+    assert [m for m in loaded if m.startswith(("venom_gen.local.", "venom_gen.daemon"))] == []
