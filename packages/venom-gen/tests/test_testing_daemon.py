@@ -16,10 +16,10 @@ from venom_proto import SyncClient
 #: The bare server with one verb; it writes no owner token. argv: SOCKET.
 BARE = """\
 import sys
-from venom_proto import Server, Verb
+from venom_proto import Server, VerbHandler
 
 print("starting", file=sys.stderr, flush=True)
-Server("bare-tool", "0", {"echo": Verb(lambda call, params: params)}).serve_forever(sys.argv[1])
+Server("bare-tool", "0", {"echo": VerbHandler(lambda call, params: params)}).serve_forever(sys.argv[1])
 """
 
 
