@@ -19,6 +19,7 @@ __all__ = (
     "disconnected",
     "not_running",
     "prepare_socket_path",
+    "timed_out",
     "unresponsive",
 )
 
@@ -77,6 +78,11 @@ def unresponsive(socket: str, timeout: float) -> VenomError:
         f"the daemon at {socket} did not complete hello within {timeout:g} s",
         {"socket": socket, "timeout": timeout},
     )
+
+
+def timed_out(what: str) -> VenomError:
+    """``timeout`` (exit 7): one wait of a call ran past the client's ``timeout``."""
+    return VenomError("timeout", f"the daemon did not {what} in time")
 
 
 def connect_error(path: str, exc: OSError) -> VenomError:
