@@ -1,8 +1,6 @@
 """Sans-I/O bookkeeping shared by the sync and async clients.
 
-:class:`ClientSetup` turns the constructor arguments both clients take into what they act on
-(where to connect, the hello params, a fresh core), so the two differ only in their I/O. The
-transport writes what :meth:`ClientCore.start` and :meth:`ClientCore.request` return, feeds
+The transport writes what :meth:`ClientCore.start` and :meth:`ClientCore.request` return, feeds
 every received chunk to :meth:`ClientCore.receive_data` and pops replies per id with
 :meth:`ClientCore.next_reply`. The JSON codec is injected so the sync client can run on the
 stdlib twin and never import orjson.
@@ -10,7 +8,6 @@ stdlib twin and never import orjson.
 
 from __future__ import annotations
 
-from ._client_paths import client_socket_path
 from ._core.errors import VenomError
 from ._core.ndjson import DEFAULT_MAX_FRAME, LineDecoder
 from ._core.replies import Reply, invalid_reply, reply_from_object
@@ -18,13 +15,11 @@ from ._core.replies import Reply, invalid_reply, reply_from_object
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import os
     from collections import deque
     from collections.abc import Callable, Iterable
     from typing import Any, TypeAlias
 
     from ._client_binary import BinaryClientCore
-    from .ssh import SshTarget
 
     Loads: TypeAlias = Callable[[bytes], Any]
     Dumps: TypeAlias = Callable[[Any], bytes]
@@ -34,7 +29,7 @@ else:
     # would cost every CLI call ~1 ms.
     from _collections import deque
 
-__all__ = ("ClientCore", "ClientSetup", "hello_params", "raise_for")
+__all__ = ("ClientCore", "hello_params", "raise_for")
 
 
 def hello_params(
@@ -56,57 +51,6 @@ def hello_params(
     if auth is not None:
         params["auth"] = auth
     return params
-
-
-class ClientSetup:
-    """What a client makes of its constructor's arguments, before any I/O.
-
-    ``socket_path`` or ``tool`` name the daemon (`client_socket_path`); an ``ssh://`` URL
-    gives :attr:`ssh`, the target and the remote tool, and makes ``auth`` default to
-    ``<TOOL>_TOKEN`` (rfcs/0006 §4). ``binary`` picks the core; the binary one is imported
-    only then, so the CLI's NDJSON calls never load it.
-    """
-
-    __slots__ = ("core", "hello", "socket_path", "ssh")
-
-    def __init__(
-        self,
-        socket_path: str | os.PathLike[str] | None,
-        *,
-        tool: str | None,
-        client_name: str,
-        client_version: str,
-        caps: Iterable[str],
-        auth: dict[str, Any] | None,
-        max_frame: int | None,
-        binary: bool,
-        loads: Loads,
-        dumps: Dumps,
-    ) -> None:
-        self.socket_path = client_socket_path(socket_path, tool)
-        #: The ssh target and the remote tool when the path is an ``ssh://`` URL, else None.
-        self.ssh: tuple[SshTarget, str] | None = None
-        if self.socket_path.startswith("ssh://"):
-            from .ssh import parse_ssh_url, remote_tool, token_auth
-
-            target = parse_ssh_url(self.socket_path)
-            self.ssh = (target, remote_tool(target, tool))
-            if auth is None:
-                auth = token_auth(self.ssh[1])
-        self.hello = hello_params(
-            client_name=client_name,
-            client_version=client_version,
-            caps=caps,
-            auth=auth,
-            max_frame=max_frame,
-        )
-        self.core: ClientCore
-        if binary:
-            from ._client_binary import BinaryClientCore
-
-            self.core = BinaryClientCore(loads=loads, dumps=dumps, max_frame=max_frame)
-        else:
-            self.core = ClientCore(loads=loads, dumps=dumps, max_frame=max_frame)
 
 
 class ClientCore:

@@ -2,7 +2,7 @@
 
 One reader task feeds :class:`~venom_proto._client_core.ClientCore` (the sans-I/O bookkeeping
 shared with :class:`~venom_proto.sync_client.SyncClient`, as is the reading of the
-constructor's arguments, ``ClientSetup``) and wakes the callers whose ids got
+constructor's arguments, ``_client_paths.ClientSetup``) and wakes the callers whose ids got
 replies, so any number of tasks may call concurrently on one connection. One writer task sends
 what callers queue, so concurrent requests leave in as few writes as possible and a cancelled
 caller can never cut a request in half.
@@ -22,11 +22,12 @@ from anyio.abc import ByteStream, TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ._client_binary import BinaryClientCore
-from ._client_core import ClientSetup, raise_for
+from ._client_core import raise_for
 from ._client_paths import (
     CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
+    ClientSetup,
     connect_error,
     disconnected,
     prepare_socket_path,

@@ -2,7 +2,7 @@
 
 Imports only ``_socket``, ``os``, the ``_json``-based codec and the sans-I/O core; all
 protocol bookkeeping is :class:`~venom_proto._client_core.ClientCore`, shared with the async
-client, and so is the reading of the constructor's arguments (``ClientSetup``).
+client, and so is the reading of the constructor's arguments (``_client_paths.ClientSetup``).
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import _socket
 from time import monotonic, sleep
 
-from ._client_core import ClientSetup, raise_for
+from ._client_core import raise_for
 from ._client_paths import (
     CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
+    ClientSetup,
     connect_error,
     disconnected,
     prepare_socket_path,
