@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from venom_gen.testing import PrivateDirs
+from venom_gen.testing import DaemonProcess, PrivateDirs
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.glob("packages/*/src"), *ROOT.glob("examples/*/src")]
@@ -85,6 +85,77 @@ def test_the_path_is_a_few_modules_of_the_toolkit() -> None:
     off_path = ("venom_gen.daemon", "venom_gen.local.", "venom_echo.handlers")
     assert not [m for m in ours if m.startswith(off_path)]
     assert [m for m in loaded if m.startswith(DECLARATIONS)] == []
+
+
+#: Stdlib modules a verb call must not load, each a share of the ~1.5x-of-bare budget
+#: (docs/architecture.md "The start-up boundary"): ``re`` (with ``enum``, ``functools`` and
+#: ``collections``), ``json`` (imports ``re``), ``socket`` (``enum``, ``selectors``), the
+#: typing machinery, and anything that starts threads, processes or an event loop.
+COSTLY = (
+    "re", "json", "socket", "selectors", "enum", "functools", "collections", "typing",
+    "dataclasses", "inspect", "ast", "tokenize", "contextlib", "weakref", "warnings",
+    "pathlib", "tempfile", "shutil", "subprocess", "threading", "logging", "datetime",
+    "asyncio", "anyio", "orjson", "hashlib",
+)  # fmt: skip
+
+# The console script's own body (the echo daemon's binary, as installed): nothing of the probe
+# itself may show up in what is measured.
+_ENTRY = "import sys\nfrom venom_echo.__main__ import main\nsys.exit(main())\n"
+
+
+def _imported(
+    argv: list[str], env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in proc.stderr.splitlines()
+        if line.startswith("import time:") and not line.endswith("imported package")
+    }
+    return proc, names
+
+
+def test_a_real_verb_call_imports_none_of_the_costly_stdlib() -> None:
+    """``venom-echo echo --text hi`` against a running daemon, under ``-X importtime``.
+
+    Counted are the imports beyond a bare interpreter's (site and its .pth files vary by
+    environment), so any hit is the verb-call path's own: connect, hello, the call, output.
+    """
+    with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
+        _, bare = _imported(["-c", "pass"], daemon.env)
+        proc, loaded = _imported(["-c", _ENTRY, "echo", "--text", "hi"], daemon.env)
+    assert (proc.returncode, proc.stdout) == (0, '{"text":"hi"}\n'), proc.stderr[-2000:]
+    assert "venom_proto.sync_client" in loaded  # the call really went through the client
+    costly = sorted(name for name in loaded - bare if name.split(".")[0] in COSTLY)
+    assert costly == [], f"the verb-call path imports {costly}"
+
+
+_FREEZE_PROBE = """
+import gc, io, sys
+from venom_echo.__main__ import main
+from venom_gen.cli import main as cli_main
+from venom_echo.product import MODEL_PATH
+embedded = cli_main(MODEL_PATH, argv=["echo", "--text", "hi"], stdout=io.BytesIO())
+frozen_after_embedded = gc.get_freeze_count()
+main()
+sys.stderr.write(f"\\nMODULES [{frozen_after_embedded}, {gc.get_freeze_count()}]\\n")
+"""
+
+
+def test_the_cli_process_freezes_its_start_up_objects_and_an_embedder_does_not() -> None:
+    """The collector's pass over the modules cost ~0.7 ms of every call: they are frozen out
+    of its sight by the process's own CLI, never by a caller embedding ``main(argv=...)``."""
+    _, counts = _modules_of(_FREEZE_PROBE, "echo", "--text", "hi")
+    embedded, own = map(int, counts)
+    assert embedded == 0
+    assert own > 1000
 
 
 def test_product_code_and_templates_are_plain_python() -> None:

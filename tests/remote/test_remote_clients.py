@@ -161,6 +161,22 @@ def test_async_client_binary_frames_over_ssh(ssh_env: str) -> None:
     anyio.run(run)
 
 
+def test_sync_client_binary_frames_over_ssh(ssh_env: str) -> None:
+    with SyncClient(
+        ssh_env,
+        client_name="t",
+        client_version="0",
+        caps=("cancel", "venom-echo.bytes"),
+        binary=True,
+        timeout=TIMEOUT,
+    ) as c:
+        stream = c.open_stream()
+        c.send_frame(0x0100, stream, b"\x00\xffbytes")
+        frame = c.receive_frame()
+        assert (frame.type, frame.stream, frame.payload) == (0x0100, stream, b"\x00\xffbytes")
+        assert c.call("echo", {"text": "b"}) == {"text": "b"}
+
+
 def _children_named_ssh() -> set[int]:
     me = str(os.getpid())
     found = set()

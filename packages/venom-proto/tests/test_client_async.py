@@ -119,6 +119,30 @@ async def test_frames_need_a_binary_connection(serve: Any, sock_path: str) -> No
             c.open_stream()
 
 
+async def test_timeout_fails_the_call_and_cancels_it(serve: Any, sock_path: str) -> None:
+    """``timeout`` bounds each wait for a reply; the request is cancelled, the link stays up."""
+    serve()
+    with anyio.fail_after(WAIT):
+        async with client(sock_path, timeout=0.2) as c:
+            with pytest.raises(VenomError) as info:
+                await c.call("sleep", {"ms": 3000})
+            assert (info.value.code, info.value.exit_code) == ("timeout", 7)
+            assert await c.call("echo", {"text": "after"}) == {"text": "after"}
+            call = await c.stream("events")
+            with pytest.raises(VenomError) as info:
+                async for _ in call:
+                    pass
+            assert info.value.code == "timeout"
+
+
+async def test_timeout_bounds_receive_frame(demo: Any, sock_path: str) -> None:
+    with anyio.fail_after(WAIT):
+        async with client(sock_path, binary=True, timeout=0.1) as c:
+            with pytest.raises(VenomError) as info:
+                await c.receive_frame()
+            assert info.value.code == "timeout"
+
+
 async def test_not_running(sock_path: str) -> None:
     """RFC-0002 §2.5: no daemon -> unavailable.not_running with data.socket."""
     with pytest.raises(VenomError) as info:

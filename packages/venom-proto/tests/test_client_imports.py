@@ -69,6 +69,12 @@ def test_sync_client_imports_only_c_accelerators() -> None:
     assert sorted(loaded.intersection(STARTUP_WEIGHT)) == []
 
 
+def test_binary_mode_is_imported_only_when_used() -> None:
+    """The CLI's NDJSON calls never load the frame codec or the binary core."""
+    loaded = modules_after("import venom_proto.sync_client")
+    assert sorted(loaded & {"venom_proto._client_binary", "venom_proto._core.frames"}) == []
+
+
 def test_core_imports_no_io() -> None:
     """The sans-I/O core imports no socket, event loop or selector module."""
     core = [f"venom_proto._core.{m.name}" for m in pkgutil.iter_modules(core_package.__path__)]

@@ -54,6 +54,9 @@ class BinaryClientCore(ClientCore):
         """The opening bytes: preamble ``0xF5`` and the HELLO frame."""
         return bytes((PREAMBLE_BINARY_V1,)) + encode_frame(HELLO, 0, self._dumps(params))
 
+    def binary(self) -> BinaryClientCore:
+        return self
+
     def open_stream(self) -> int:
         """A fresh client stream id (odd, never reused)."""
         stream = self._next_stream
@@ -76,6 +79,10 @@ class BinaryClientCore(ClientCore):
         out = bytes(self._out)
         self._out.clear()
         return out
+
+    def next_frame(self) -> Frame | None:
+        """The next frame for the application, or ``None`` if none arrived yet."""
+        return self.frames.popleft() if self.frames else None
 
     def _error_object(self, payload: bytes) -> VenomError:
         try:

@@ -1,24 +1,37 @@
-"""Client-side socket path checks and connect-error mapping (RFC-0002 2.3-2.5), shared by both
-clients. Light on imports: the sync client runs it on every CLI call."""
+"""What both clients do before and around I/O: reading their constructor's arguments
+(`ClientSetup`), socket path checks and the mapping of connect errors and timeouts
+(RFC-0002 2.3-2.5). Light on imports: the sync client runs it on every CLI call."""
 
 from __future__ import annotations
 
 import errno
 import os
 
+from ._client_core import ClientCore, hello_params
 from ._core.errors import VenomError
 from ._version import VERSION
 from .paths import check_path_length, verify_runtime_dir
+
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
+
+    from ._client_core import Dumps, Loads
+    from .ssh import SshTarget
 
 __all__ = (
     "CONNECT_TIMEOUT",
     "DEFAULT_CLIENT_NAME",
     "DEFAULT_CLIENT_VERSION",
+    "ClientSetup",
     "client_socket_path",
     "connect_error",
     "disconnected",
     "not_running",
     "prepare_socket_path",
+    "timed_out",
     "unresponsive",
 )
 
@@ -46,6 +59,57 @@ def client_socket_path(socket_path: str | os.PathLike[str] | None, tool: str | N
     from .conventions import resolve_socket_path  # only a client named by its tool needs it
 
     return resolve_socket_path(tool)
+
+
+class ClientSetup:
+    """What a client makes of its constructor's arguments, before any I/O.
+
+    ``socket_path`` or ``tool`` name the daemon (`client_socket_path`); an ``ssh://`` URL
+    gives :attr:`ssh`, the target and the remote tool, and makes ``auth`` default to
+    ``<TOOL>_TOKEN`` (rfcs/0006 §4). ``binary`` picks the core; the binary one is imported
+    only then, so the CLI's NDJSON calls never load it.
+    """
+
+    __slots__ = ("core", "hello", "socket_path", "ssh")
+
+    def __init__(
+        self,
+        socket_path: str | os.PathLike[str] | None,
+        *,
+        tool: str | None,
+        client_name: str,
+        client_version: str,
+        caps: Iterable[str],
+        auth: dict[str, Any] | None,
+        max_frame: int | None,
+        binary: bool,
+        loads: Loads,
+        dumps: Dumps,
+    ) -> None:
+        self.socket_path = client_socket_path(socket_path, tool)
+        #: The ssh target and the remote tool when the path is an ``ssh://`` URL, else None.
+        self.ssh: tuple[SshTarget, str] | None = None
+        if self.socket_path.startswith("ssh://"):
+            from .ssh import parse_ssh_url, remote_tool, token_auth
+
+            target = parse_ssh_url(self.socket_path)
+            self.ssh = (target, remote_tool(target, tool))
+            if auth is None:
+                auth = token_auth(self.ssh[1])
+        self.hello = hello_params(
+            client_name=client_name,
+            client_version=client_version,
+            caps=caps,
+            auth=auth,
+            max_frame=max_frame,
+        )
+        self.core: ClientCore
+        if binary:
+            from ._client_binary import BinaryClientCore
+
+            self.core = BinaryClientCore(loads=loads, dumps=dumps, max_frame=max_frame)
+        else:
+            self.core = ClientCore(loads=loads, dumps=dumps, max_frame=max_frame)
 
 
 def prepare_socket_path(path: str) -> str:
@@ -77,6 +141,11 @@ def unresponsive(socket: str, timeout: float) -> VenomError:
         f"the daemon at {socket} did not complete hello within {timeout:g} s",
         {"socket": socket, "timeout": timeout},
     )
+
+
+def timed_out(what: str) -> VenomError:
+    """``timeout`` (exit 7): one wait of a call ran past the client's ``timeout``."""
+    return VenomError("timeout", f"the daemon did not {what} in time")
 
 
 def connect_error(path: str, exc: OSError) -> VenomError:

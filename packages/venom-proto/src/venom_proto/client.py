@@ -1,7 +1,8 @@
 """The async client on anyio: pipelined calls matched by id, streams, and binary frames.
 
 One reader task feeds :class:`~venom_proto._client_core.ClientCore` (the sans-I/O bookkeeping
-shared with :class:`~venom_proto.sync_client.SyncClient`) and wakes the callers whose ids got
+shared with :class:`~venom_proto.sync_client.SyncClient`, as is the reading of the
+constructor's arguments, ``_client_paths.ClientSetup``) and wakes the callers whose ids got
 replies, so any number of tasks may call concurrently on one connection. One writer task sends
 what callers queue, so concurrent requests leave in as few writes as possible and a cancelled
 caller can never cut a request in half.
@@ -21,15 +22,16 @@ from anyio.abc import ByteStream, TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from ._client_binary import BinaryClientCore
-from ._client_core import ClientCore, hello_params, raise_for
+from ._client_core import raise_for
 from ._client_paths import (
     CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
-    client_socket_path,
+    ClientSetup,
     connect_error,
     disconnected,
     prepare_socket_path,
+    timed_out,
     unresponsive,
 )
 from ._core._json import dumps, loads
@@ -39,6 +41,7 @@ from ._core.replies import Reply
 
 if TYPE_CHECKING:
     from ._ssh_async import SshLink
+    from .ssh import SshTarget
 
 __all__ = ("AsyncClient", "AsyncStreamCall")
 
@@ -50,16 +53,21 @@ _HIGH_WATER = 1 << 20
 class AsyncClient:
     """One connection to a daemon, used as ``async with AsyncClient(path, ...) as client``.
 
-    Entering connects and completes hello (``binary=True`` opens with the ``0xF5`` preamble and
-    a HELLO frame; verbs then travel in CONTROL frames). Every failure raises
-    :class:`VenomError`, as for the sync client: ``unavailable.unresponsive`` (``data.socket``,
-    ``data.timeout``) when connecting and hello together take longer than ``connect_timeout``
-    seconds (default 10; ``None``: no bound).
+    The same options and methods as :class:`~venom_proto.sync_client.SyncClient`, awaitable;
+    any number of tasks may call at once. Entering connects and completes hello. Every failure
+    raises :class:`VenomError`, as for the sync client: ``unavailable.unresponsive``
+    (``data.socket``, ``data.timeout``) when connecting and hello together take longer than
+    ``connect_timeout`` seconds (default 10; ``None``: no bound), ``timeout`` when a call
+    waits longer than ``timeout`` seconds for its next reply or to queue its request, or
+    `receive_frame` for a frame (``None``, the default: no bound; the request is then
+    cancelled on the daemon, as for a cancelled caller).
 
     Give the socket path, or ``tool=`` for that tool's default socket (``<TOOL>_SOCKET``, then
     the runtime directory: `venom_proto.resolve_socket_path`); hello names the client
     ``venom-proto`` at this library's version unless ``client_name``/``client_version`` say
-    otherwise.
+    otherwise. ``binary=True`` opens with the ``0xF5`` preamble and a HELLO frame; verbs then
+    travel in CONTROL frames, and `open_stream`, `send_frame` and `receive_frame` carry the
+    tool's own frames (RFC-0002 §5).
 
     ``socket_path`` may be ``ssh://[user@]host[:port][/path]`` (rfcs/0006): the client then
     runs ``ssh ... <tool> bridge`` and speaks over its pipes (``tool``: the remote tool, by
@@ -77,26 +85,28 @@ class AsyncClient:
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
         binary: bool = False,
+        timeout: float | None = None,
         connect_timeout: float | None = CONNECT_TIMEOUT,
     ) -> None:
-        socket_path = client_socket_path(socket_path, tool)
-        self._connect_timeout = connect_timeout
-        self.socket_path = socket_path
-        self._tool = tool
-        self._ssh: SshLink | None = None
-        if auth is None and socket_path.startswith("ssh://"):
-            from .ssh import parse_ssh_url, remote_tool, token_auth
-
-            auth = token_auth(remote_tool(parse_ssh_url(socket_path), tool))
-        self._hello = hello_params(
+        setup = ClientSetup(
+            socket_path,
+            tool=tool,
             client_name=client_name,
             client_version=client_version,
             caps=caps,
             auth=auth,
             max_frame=max_frame,
+            binary=binary,
+            loads=loads,
+            dumps=dumps,
         )
-        core_type = BinaryClientCore if binary else ClientCore
-        self._core: ClientCore = core_type(loads=loads, dumps=dumps, max_frame=max_frame)
+        self.socket_path = setup.socket_path
+        self._remote: tuple[SshTarget, str] | None = setup.ssh
+        self._hello = setup.hello
+        self._core = setup.core
+        self._timeout = timeout
+        self._connect_timeout = connect_timeout
+        self._ssh: SshLink | None = None
         self._stream: ByteStream | None = None
         self._tg: TaskGroup | None = None
         self._io_scopes: list[anyio.CancelScope] = []
@@ -155,14 +165,10 @@ class AsyncClient:
 
     async def _connect(self) -> None:
         """Open the byte stream: a Unix socket, or an ssh child's pipes."""
-        if self.socket_path.startswith("ssh://"):
+        if self._remote is not None:
             from ._ssh_async import open_ssh_link
-            from .ssh import parse_ssh_url, remote_tool
 
-            target = parse_ssh_url(self.socket_path)
-            self._ssh = await open_ssh_link(
-                target, remote_tool(target, self._tool), self._connect_timeout
-            )
+            self._ssh = await open_ssh_link(*self._remote, self._connect_timeout)
             self._stream = self._ssh
         else:
             path = prepare_socket_path(self.socket_path)
@@ -209,9 +215,20 @@ class AsyncClient:
         self._out += data
         self._out_ready.set()
         while len(self._out) > _HIGH_WATER:
-            await self._out_drained.wait()
+            if not await self._within_timeout(self._out_drained):
+                raise timed_out("accept the request")
             if self._failure is not None:
                 raise self._failure
+
+    async def _within_timeout(self, event: anyio.Event) -> bool:
+        """Wait for ``event``; False if ``timeout`` ran out first."""
+        if self._timeout is None:
+            await event.wait()
+            return True
+        with anyio.move_on_after(self._timeout):
+            await event.wait()
+            return True
+        return False
 
     async def _write_loop(self) -> None:
         assert self._stream is not None
@@ -291,7 +308,9 @@ class AsyncClient:
             if self._failure is not None:
                 raise self._failure
             event = self._waiters[id_] = anyio.Event()
-            await event.wait()
+            if not await self._within_timeout(event):
+                await self._abandon(id_)
+                raise timed_out("answer")
         return reply
 
     async def _request(self, verb: str, params: dict[str, Any] | None) -> int:
@@ -355,26 +374,24 @@ class AsyncClient:
 
     # -- binary frames ---------------------------------------------------------------------
 
-    def _binary(self) -> BinaryClientCore:
-        if not isinstance(self._core, BinaryClientCore):
-            raise RuntimeError("frames need a binary connection (AsyncClient(..., binary=True))")
-        return self._core
-
     def open_stream(self) -> int:
         """A fresh odd stream id for a stream this client opens (RFC-0002 5.1)."""
-        return self._binary().open_stream()
+        return self._core.binary().open_stream()
 
     async def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
         """Send one frame (binary connections only)."""
-        await self._send(self._binary().frame(type_, stream, payload))
+        await self._send(self._core.binary().frame(type_, stream, payload))
 
     async def receive_frame(self) -> Frame:
         """The next frame that is not a reply: tool frames, ERROR/CLOSE on a stream."""
-        self._binary()
+        self._core.binary()
         try:
-            return await self._frames_out.receive()
+            with anyio.fail_after(self._timeout):
+                return await self._frames_out.receive()
         except anyio.EndOfStream:
             raise self._failure or disconnected() from None
+        except TimeoutError:
+            raise timed_out("send a frame") from None
 
 
 class AsyncStreamCall:

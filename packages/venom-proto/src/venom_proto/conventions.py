@@ -20,7 +20,7 @@ import os
 
 from ._core.errors import VenomError
 from ._core.ids import is_verb_name
-from .stdjson import std_loads
+from .stdjson import _load_own
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
 TYPE_CHECKING = False
@@ -224,7 +224,8 @@ def _model_error(path: str | os.PathLike[str], detail: str) -> VenomError:
 def _read_cache(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         with open(path, "rb") as f:
-            document = std_loads(f.read())
+            # Our own build output: no nesting scan on every CLI call (see _load_own).
+            document = _load_own(f.read())
     except (OSError, ValueError) as exc:
         raise _model_error(path, f"cannot be read as a model: {exc}") from None
     if (

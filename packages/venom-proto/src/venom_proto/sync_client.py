@@ -2,7 +2,7 @@
 
 Imports only ``_socket``, ``os``, the ``_json``-based codec and the sans-I/O core; all
 protocol bookkeeping is :class:`~venom_proto._client_core.ClientCore`, shared with the async
-client.
+client, and so is the reading of the constructor's arguments (``_client_paths.ClientSetup``).
 """
 
 from __future__ import annotations
@@ -12,15 +12,16 @@ from __future__ import annotations
 import _socket
 from time import monotonic, sleep
 
-from ._client_core import ClientCore, hello_params, raise_for
+from ._client_core import raise_for
 from ._client_paths import (
     CONNECT_TIMEOUT,
     DEFAULT_CLIENT_NAME,
     DEFAULT_CLIENT_VERSION,
-    client_socket_path,
+    ClientSetup,
     connect_error,
     disconnected,
     prepare_socket_path,
+    timed_out,
     unresponsive,
 )
 from ._core.errors import VenomError
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
+    from ._core.frames import Frame
     from .ssh import SshChild
 
 __all__ = ("CONNECT_TIMEOUT", "StreamCall", "SyncClient")
@@ -45,8 +47,9 @@ _RETRY_FIRST, _RETRY_MAX = 0.001, 0.05
 
 
 class SyncClient:
-    """One NDJSON connection to a daemon; hello is done when the constructor returns.
+    """One connection to a daemon; hello is done when the constructor returns.
 
+    The same options and methods as :class:`~venom_proto.client.AsyncClient`, blocking.
     Every failure raises :class:`VenomError`: ``unavailable.not_running`` (with
     ``data.socket``) when no daemon listens, ``unavailable.unresponsive`` (``data.socket``,
     ``data.timeout``) when connecting and hello together take longer than ``connect_timeout``
@@ -56,7 +59,9 @@ class SyncClient:
 
     Give the socket path, or ``tool=`` for that tool's default socket, as for
     :class:`~venom_proto.client.AsyncClient`; the client name and version default to
-    ``venom-proto`` and this library's version.
+    ``venom-proto`` and this library's version. ``binary=True`` opens with the ``0xF5``
+    preamble and a HELLO frame; verbs then travel in CONTROL frames, and `open_stream`,
+    `send_frame` and `receive_frame` carry the tool's own frames (RFC-0002 §5).
 
     ``socket_path`` may be an ``ssh://[user@]host[:port][/path]`` URL (rfcs/0006): the client
     then runs ``ssh ... <tool> bridge`` and speaks over its pipes; ``tool`` names the remote
@@ -74,23 +79,40 @@ class SyncClient:
         caps: Iterable[str] = ("cancel",),
         auth: dict[str, Any] | None = None,
         max_frame: int | None = None,
+        binary: bool = False,
         timeout: float | None = None,
         connect_timeout: float | None = CONNECT_TIMEOUT,
     ) -> None:
-        socket_path = client_socket_path(socket_path, tool)
-        self._core = ClientCore(loads=std_loads, dumps=std_dumps, max_frame=max_frame)
+        setup = ClientSetup(
+            socket_path,
+            tool=tool,
+            client_name=client_name,
+            client_version=client_version,
+            caps=caps,
+            auth=auth,
+            max_frame=max_frame,
+            binary=binary,
+            loads=std_loads,
+            dumps=std_dumps,
+        )
+        self._core = setup.core
+        self._binary = binary
         self._sock: _socket.socket | None = None
         self._ssh: SshChild | None = None
+        # Set when a binary daemon closed the connection (CLOSE or ERROR on stream 0).
+        self._closed_by: VenomError | None = None
         self._timeout = timeout
         self._connect_timeout = connect_timeout
         # Until hello completes: when connect_timeout runs out (None: never).
         self._deadline = None if connect_timeout is None else monotonic() + connect_timeout
-        if socket_path.startswith("ssh://"):
-            self.socket_path = socket_path
-            auth = self._dial_ssh(socket_path, tool, auth)
-            sock = self._connected()
+        if setup.ssh is not None:
+            from .ssh import SshChild
+
+            self.socket_path = setup.socket_path
+            self._ssh = SshChild(*setup.ssh, connect_timeout=connect_timeout)
+            self._sock = sock = self._ssh.sock
         else:
-            path = prepare_socket_path(socket_path)
+            path = prepare_socket_path(setup.socket_path)
             self.socket_path = path
             sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
             try:
@@ -106,15 +128,8 @@ class SyncClient:
                 raise
             self._sock = sock
         try:
-            params = hello_params(
-                client_name=client_name,
-                client_version=client_version,
-                caps=caps,
-                auth=auth,
-                max_frame=max_frame,
-            )
             self._arm(sock)
-            self._send(self._core.start(params))
+            self._send(self._core.start(setup.hello))
             while not self._core.hello_done:
                 self._arm(sock)
                 self._receive()
@@ -127,18 +142,6 @@ class SyncClient:
             raise
 
     # -- connect and hello deadline ---------------------------------------------------------
-
-    def _dial_ssh(
-        self, url: str, tool: str | None, auth: dict[str, Any] | None
-    ) -> dict[str, Any] | None:
-        """Start ``ssh ... <tool> bridge``; returns the auth to present (rfcs/0006 §4)."""
-        from .ssh import SshChild, parse_ssh_url, remote_tool, token_auth
-
-        target = parse_ssh_url(url)
-        name = remote_tool(target, tool)
-        self._ssh = SshChild(target, name, connect_timeout=self._connect_timeout)
-        self._sock = self._ssh.sock
-        return token_auth(name) if auth is None else auth
 
     def _lost(self, exc: BaseException | None = None) -> VenomError:
         """The error for a link that ended: ssh's own story when there is an ssh child."""
@@ -187,7 +190,7 @@ class SyncClient:
 
     def _connected(self) -> _socket.socket:
         if self._sock is None:
-            raise VenomError("unavailable.disconnected", "the client is closed")
+            raise self._closed_by or VenomError("unavailable.disconnected", "the client is closed")
         return self._sock
 
     def _send(self, data: bytes) -> None:
@@ -196,7 +199,7 @@ class SyncClient:
         except TimeoutError:
             if self._deadline is not None:
                 raise self._timed_out("sending hello") from None
-            raise VenomError("timeout", "the daemon did not accept the request in time") from None
+            raise timed_out("accept the request") from None
         except OSError as exc:
             raise self._lost(exc) from None
 
@@ -206,7 +209,7 @@ class SyncClient:
         except TimeoutError:
             if self._deadline is not None:
                 raise self._timed_out("waiting for hello") from None
-            raise VenomError("timeout", "the daemon did not answer in time") from None
+            raise timed_out("answer") from None
         except OSError as exc:
             raise self._lost(exc) from None
         if not data:
@@ -216,6 +219,19 @@ class SyncClient:
         except VenomError:
             self.close()
             raise
+        if self._binary:
+            self._after_frames()
+
+    def _after_frames(self) -> None:
+        """Answer the daemon's PINGs; a CLOSE or ERROR on stream 0 ends the connection."""
+        core = self._core.binary()
+        out = core.data_to_send()
+        if out:
+            self._send(out)
+        if core.closed_by_server is not None:
+            # Replies that came before it stay readable; every later wait raises it.
+            self._closed_by = core.closed_by_server
+            self.close()
 
     def _next(self, id_: int | str) -> Reply:
         while (reply := self._core.next_reply(id_)) is None:
@@ -245,6 +261,23 @@ class SyncClient:
     def ping(self) -> None:
         """Liveness check."""
         self.call("ping")
+
+    # -- binary frames ---------------------------------------------------------------------
+
+    def open_stream(self) -> int:
+        """A fresh odd stream id for a stream this client opens (RFC-0002 5.1)."""
+        return self._core.binary().open_stream()
+
+    def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
+        """Send one frame (binary connections only)."""
+        self._send(self._core.binary().frame(type_, stream, payload))
+
+    def receive_frame(self) -> Frame:
+        """The next frame that is not a reply: tool frames, ERROR/CLOSE on a stream."""
+        core = self._core.binary()
+        while (frame := core.next_frame()) is None:
+            self._receive()
+        return frame
 
     def close(self) -> None:
         """Close the connection; idempotent."""
