@@ -14,7 +14,7 @@ from typing import Any, cast
 import pytest
 
 from venom_gen.build.client_gen import render_client
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 from venom_schema.model import Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -8,7 +8,7 @@ and exits 4 without opening the socket. Otherwise it writes the bytes it read, u
 the daemon and copies both ways until either side closes, interpreting nothing.
 
 It is on the path of every remote connection, so it imports only ``os``, ``select``,
-``_socket``, the stdlib JSON codec and, for an issued token, the token store.
+``_socket``, `venom_proto.files`, the stdlib JSON codec and, for an issued token, the token store.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ from time import monotonic
 from typing import TYPE_CHECKING
 
 from venom_proto import VenomError
-from venom_proto.conventions import read_owner_token, resolve_socket_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.files import write_all
+from venom_proto.owner_token import read_owner_token
 from venom_proto.stdjson import std_dumps, std_loads
 
 if TYPE_CHECKING:
@@ -113,7 +115,7 @@ def _token_state(token: object, socket_path: str, tool: str, environ: Mapping[st
     owner = read_owner_token(socket_path)
     if owner is not None and hmac.compare_digest(token.encode(errors="replace"), owner.encode()):
         return "active"
-    from venom_schema.tokens import check_token, is_issued_token, store_path
+    from venom_gen.token_store import check_token, is_issued_token, store_path
 
     if not is_issued_token(token):
         return "unknown_token"
@@ -177,16 +179,6 @@ def _connect(path: str) -> _socket.socket:
     return sock
 
 
-def _write_all(fd: int, data: bytes | bytearray) -> None:
-    """Blocking-style write of everything to a possibly non-blocking ``fd``."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view) :]
-        except BlockingIOError:
-            select.select([], [fd], [])
-
-
 def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
     """Copy stdin -> socket and socket -> stdout until the daemon or the client is gone.
 
@@ -235,7 +227,7 @@ def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
                     except BlockingIOError:
                         continue
                     if not chunk:
-                        _write_all(1, to_out)  # the daemon's last words reach the client
+                        write_all(1, to_out)  # the daemon's last words reach the client
                         return
                     to_out += chunk
 
@@ -279,7 +271,7 @@ def run_bridge(tool: str, socket_flag: str | None, environ: Mapping[str, str]) -
     except _Refusal as refusal:
         binary = bool(buf) and buf[0] == _BINARY
         with contextlib.suppress(OSError):
-            _write_all(1, _encode(binary, refusal.request_id, refusal.error))
+            write_all(1, _encode(binary, refusal.request_id, refusal.error))
         sys.stderr.write(f"{tool} bridge: {refusal.error.message} ({refusal.error.code})\n")
         return refusal.error.exit_code
     saved = {fd: _nonblocking(fd) for fd in (0, 1)}

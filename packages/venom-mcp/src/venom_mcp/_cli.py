@@ -10,12 +10,9 @@ from typing import TYPE_CHECKING
 
 from venom_mcp._grants import GRANTS, parse_grant
 from venom_proto import VenomError
-from venom_proto.conventions import (
-    default_runtime_dir,
-    env_var,
-    load_model,
-    resolve_socket_path,
-)
+from venom_proto.conventions import env_var, resolve_socket_path
+from venom_proto.model_cache import load_model
+from venom_proto.paths import default_runtime_dir
 
 if TYPE_CHECKING:
     from venom_gen.product import Product

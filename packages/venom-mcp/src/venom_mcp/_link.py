@@ -22,7 +22,8 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from venom_mcp._deps import VenomError
-from venom_proto.conventions import client_auth, owner_auth, token_path
+from venom_proto.conventions import client_auth
+from venom_proto.owner_token import owner_auth, token_path
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient

@@ -14,7 +14,8 @@ from typing import Any, Self
 
 from venom_gen.product import Product, resolve
 from venom_proto import AsyncClient, SyncClient
-from venom_proto.conventions import resolve_socket_path, token_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.owner_token import token_path
 
 from ._dirs import PrivateDirs
 from ._mcp_peer import McpPeer

@@ -4,6 +4,7 @@
 of docs/architecture.md with the standard bundles merged; both raise :class:`ManifestError`.
 """
 
+from venom_schema.grants import GRANTS
 from venom_schema.manifest._builder import (
     MISSING,
     Array,
@@ -24,7 +25,6 @@ from venom_schema.manifest._bundles import BUNDLES, DEFAULT_BUNDLES, SHARED_NAME
 from venom_schema.manifest._errors import ManifestError
 from venom_schema.manifest._manifest import Manifest
 from venom_schema.manifest._validate_root import load_manifest, validate_manifest
-from venom_schema.manifest._validate_verbs import GRANTS
 
 __all__ = (
     "BUNDLES",

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from venom_gen.catalog import HOST_NAME_MAX_BYTES, long_tool_names
+from venom_proto.model_cache import cache_path
 from venom_schema.manifest import Manifest, ManifestError, load_manifest
 from venom_schema.model import Model
-from venom_schema.model_cache import compile_model, default_cache_path
+from venom_schema.model_cache import compile_model
 
 __all__ = (
     "DevCliError",
@@ -140,6 +141,6 @@ def declaration_manifest(spec: str) -> Manifest:
 def model_cache_text(manifest: Path) -> str:
     """The exact text ``compile_model`` writes for ``manifest`` (compiled in a scratch dir)."""
     with tempfile.TemporaryDirectory(prefix="venom-gen-") as scratch:
-        target = Path(scratch) / default_cache_path(manifest).name
+        target = Path(scratch) / Path(cache_path(manifest)).name
         compile_model(manifest, target)
         return target.read_bytes().decode("utf-8")

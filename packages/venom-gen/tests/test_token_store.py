@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from venom_gen.token_store import TokenStore, check_token, store_path
 from venom_proto import VenomError
 from venom_schema.grants import check_grant
-from venom_schema.tokens import TokenStore, check_token, store_path
 
 
 @pytest.fixture
