@@ -72,3 +72,25 @@ def test_read_refuses_a_symlink(tmp_path: Path) -> None:
 def test_owner_auth_ignores_garbage(tmp_path: Path) -> None:
     (tmp_path / "x.token").write_text("not a token\n")
     assert owner_auth(str(tmp_path / "x.sock")) is None
+
+
+def test_the_writer_and_the_reader_are_one_module() -> None:
+    from venom_proto import owner_token
+
+    functions = (install_owner_token, remove_owner_token, read_owner_token, owner_auth)
+    owners = {f.__module__ for f in (*functions, OwnerToken)}
+    assert owners == {owner_token.__name__}
+
+
+def test_a_written_token_reads_back(tmp_path: Path) -> None:
+    sock = str(tmp_path / "t.sock")
+    token = install_owner_token(sock)
+    assert read_owner_token(sock) == token.value
+    assert OwnerToken(token.value).matches(read_owner_token(sock))
+
+
+def test_install_removes_what_a_killed_writer_left(tmp_path: Path) -> None:
+    left = tmp_path / ".t.token.0123456789abcdef.tmp"
+    left.write_bytes(b"half a token")
+    install_owner_token(str(tmp_path / "t.sock"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.token"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
@@ -18,6 +18,7 @@ from venom_schema.grants import (
     grants_within,
     permits,
 )
+from venom_schema.model import Grant
 
 
 def connection(hello: dict[str, Any]) -> ConnectionInfo:
@@ -29,6 +30,18 @@ def test_grant_names_match_rfc_0004() -> None:
     assert GRANTS == ("none", "read", "write", "respond", "files", "spawn", "admin")
     assert frozenset(GRANTS) == ALL_GRANTS
     assert {"none", "read"} == PUBLIC_GRANTS
+
+
+def test_the_vocabulary_and_the_floor_are_defined_once() -> None:
+    """Every other spelling is this tuple, derived from it, or checked equal to it."""
+    from venom_schema import manifest
+    from venom_schema.manifest import _validate_verbs
+
+    assert get_args(Grant) == GRANTS  # the typing spelling, in the same order
+    assert manifest.GRANTS is GRANTS
+    assert _validate_verbs.GRANTS is GRANTS
+    assert _validate_verbs.PUBLIC_GRANTS is PUBLIC_GRANTS
+    assert PUBLIC_GRANTS < ALL_GRANTS
 
 
 def test_owner_holds_every_grant_others_only_none_and_read() -> None:

@@ -101,9 +101,14 @@ class OwnerToken:
 
 
 def install_owner_token(socket_path: str) -> OwnerToken:
-    """Daemon start-up: create a fresh owner token and write it beside the socket."""
+    """Daemon start-up, with the lock held: create a fresh owner token and write it beside the
+    socket, first removing any temporary file a daemon killed mid-write left there."""
+    from .files import remove_stale
+
+    path = token_path(socket_path)
+    remove_stale(os.path.dirname(path) or ".", f".{os.path.basename(path)}.")
     token = OwnerToken.create()
-    token.write(token_path(socket_path))
+    token.write(path)
     return token
 
 

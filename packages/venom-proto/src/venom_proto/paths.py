@@ -1,10 +1,11 @@
 """Where a Venom process keeps its files: the XDG directories, once, and the runtime directory.
 
 Every package resolves its directories here and nowhere else: the runtime directory of
-RFC-0002 §2.3 (`default_runtime_dir`), the XDG base directories (`config_home`, `data_home`,
-`state_home`, `cache_home`: the variable when it holds an absolute path, as the XDG spec says,
-else the default under ``$HOME``) and the files beside a socket (`beside_socket`). Where the
-socket itself is (the §2.3 order) is a local convention: `venom_proto.conventions`.
+RFC-0002 §2.3 (`default_runtime_dir`, under `xdg_runtime_dir`), the XDG base directories
+(`config_home`, `data_home`, `state_home`, `cache_home`: the variable when it holds an
+absolute path, as the XDG spec says, else the default under ``$HOME``) and the files beside a
+socket (`beside_socket`). Where the socket itself is (the §2.3 order) is a local convention:
+`venom_proto.conventions`.
 
 The daemon creates its runtime directory with `open_runtime_dir`; clients and ``doctor`` check
 one with `verify_runtime_dir` and a path with `check_path_length` (RFC-0002 2.3-2.4). On the
@@ -36,17 +37,24 @@ __all__ = (
     "open_runtime_dir",
     "state_home",
     "verify_runtime_dir",
+    "xdg_runtime_dir",
 )
 
 #: Usable bytes of ``sockaddr_un.sun_path`` without the NUL: 108 - 1 on Linux, 104 - 1 on BSDs.
 SUN_PATH_LIMIT = 107 if sys.platform.startswith("linux") else 103
 
 
+def xdg_runtime_dir(environ: Mapping[str, str] | None = None) -> str | None:
+    """``$XDG_RUNTIME_DIR``, or None when it is unset or empty."""
+    env = os.environ if environ is None else environ
+    return env.get("XDG_RUNTIME_DIR") or None
+
+
 def default_runtime_dir(environ: Mapping[str, str] | None = None) -> str:
     """``$XDG_RUNTIME_DIR/venom``, or ``${TMPDIR:-/tmp}/venom-<uid>`` when it is unset or empty."""
     env = os.environ if environ is None else environ
-    xdg = env.get("XDG_RUNTIME_DIR", "")
-    if xdg:
+    xdg = xdg_runtime_dir(env)
+    if xdg is not None:
         return os.path.join(xdg, "venom")
     tmp = env.get("TMPDIR", "") or "/tmp"
     return os.path.join(tmp, f"venom-{os.getuid()}")

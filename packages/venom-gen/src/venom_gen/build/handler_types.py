@@ -17,6 +17,7 @@ import keyword
 from venom_gen.build.client_gen._names import NameTable, camel
 from venom_gen.build.client_gen._text import LINE_LIMIT, docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import TypeRegistry
+from venom_proto.model_cache import CACHE_KEY
 from venom_schema.canonical import digest
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import verbs_on
@@ -138,7 +139,7 @@ def render_handler_types(model: Model) -> str:
             ]
         )
         binds.append(f"        {py_str(wire)}: cast(Handler, handlers.{method}),")
-    schema = digest({key: value for key, value in model.items() if key != "$cache"})
+    schema = digest({key: value for key, value in model.items() if key != CACHE_KEY})
     typing_names = {"Protocol", "cast", *registry.typing_names}
     if streams:
         typing_names.add("TypeVar")

@@ -25,6 +25,7 @@ from venom_gen.build.client_gen._names import (
 from venom_gen.build.client_gen._text import docstring_lines, plain, py_str
 from venom_gen.build.client_gen._types import TypeRegistry
 from venom_proto.conventions import env_var
+from venom_proto.model_cache import CACHE_KEY
 from venom_schema.canonical import digest
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import verbs_on
@@ -111,7 +112,7 @@ def render_client(model: Model) -> str:
     registry = TypeRegistry(names)
     methods = NameTable("client method")
     verbs = [(verb, _register(verb, registry, methods)) for verb in client_verbs(model)]
-    schema = digest({key: value for key, value in model.items() if key != "$cache"})
+    schema = digest({key: value for key, value in model.items() if key != CACHE_KEY})
     public = [
         *("TOOL", "SCHEMA_DIGEST", "CLIENT_NAME", "ABSENT", "Absent", "Stream", "AsyncStream"),
         *("VenomError", sync_name, async_name, *names.claimed()),
