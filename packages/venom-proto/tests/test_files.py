@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from venom_proto import files
-from venom_proto.files import remove_stale, write_all, write_atomic
+from venom_proto.files import FileRefused, read_regular, remove_stale, write_all, write_atomic
 
 
 @pytest.fixture(params=[True, False], ids=["unnamed", "named"])
@@ -132,3 +132,13 @@ def test_write_all_waits_out_a_full_non_blocking_pipe() -> None:
         reader.join(30)
         os.close(read_end)
     assert bytes(got) == data
+
+
+def test_a_private_read_refuses_a_file_others_could_read_or_write(tmp_path: Path) -> None:
+    secret = tmp_path / "tokens.json"
+    write_atomic(secret, b"{}")
+    assert read_regular(secret, 10, private=True) == b"{}"
+    os.chmod(secret, 0o640)
+    assert read_regular(secret, 10) == b"{}"
+    with pytest.raises(FileRefused, match="with mode 640, not 600"):
+        read_regular(secret, 10, private=True)

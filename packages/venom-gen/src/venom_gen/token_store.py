@@ -19,14 +19,13 @@ import json
 import os
 import re
 import secrets
-import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from venom_proto import VenomError
-from venom_proto.files import remove_stale, write_atomic
+from venom_proto.files import FileRefused, read_regular, remove_stale, write_atomic
 from venom_proto.paths import state_home
 from venom_schema.grants import GRANTS, PUBLIC_GRANTS
 
@@ -201,38 +200,20 @@ def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
     """The store's entries, and why the file was not trusted (None when it was, or is absent).
 
     The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
-    else could write would let them mint grants. ``O_NONBLOCK`` keeps a FIFO with no writer
-    from holding the open, and at most `MAX_STORE_BYTES` + 1 bytes are read, whatever the file
-    claims its size is.
+    else could write would let them mint grants. `venom_proto.files.read_regular` checks that
+    without blocking on a FIFO and reads at most `MAX_STORE_BYTES` + 1 bytes, whatever the
+    file claims its size is.
     """
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return [], None
-    except OSError as exc:
-        return [], f"cannot open it ({exc.strerror or exc}; a symlink is not followed)"
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return [], "it is not a regular file"
-        if st.st_uid != os.getuid() or st.st_mode & 0o077:
-            return [], f"it is owned by uid {st.st_uid} with mode {st.st_mode & 0o777:o}, not 600"
-        if st.st_size > MAX_STORE_BYTES:
-            return [], f"it is {st.st_size} bytes; the limit is {MAX_STORE_BYTES}"
-        chunks = []
-        left = MAX_STORE_BYTES + 1  # one byte more tells a file that grew past the limit
-        while left > 0 and (chunk := os.read(fd, min(left, 65536))):
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
-            return [], f"it is larger than the limit of {MAX_STORE_BYTES} bytes"
+        data = read_regular(path, MAX_STORE_BYTES, private=True)
+    except FileRefused as exc:
+        return [], str(exc)
     except OSError as exc:
         return [], f"cannot read it ({exc.strerror or exc})"
-    finally:
-        os.close(fd)
+    if data is None:
+        return [], None
     try:
-        document = json.loads(b"".join(chunks))
+        document = json.loads(data)
     except ValueError:
         return [], "it is not valid JSON"
     records = document.get("tokens") if isinstance(document, dict) else None

@@ -78,11 +78,14 @@ def _kind(mode: int) -> str:
     return "something else"
 
 
-def read_regular(path: str | os.PathLike[str], limit: int) -> bytes | None:
+def read_regular(
+    path: str | os.PathLike[str], limit: int, *, private: bool = False
+) -> bytes | None:
     """The bytes of the regular file at ``path``, None if nothing is there.
 
     Raises `FileRefused` for a symlink, anything but a regular file, or more than ``limit``
-    bytes; ``OSError`` for other failures (permissions, I/O).
+    bytes, and with ``private`` for a file another user owns or others may read or write
+    (a secret's file, mode 0600 at most); ``OSError`` for other failures (permissions, I/O).
     """
     try:
         fd = os.open(path, _READ_FLAGS)
@@ -98,6 +101,9 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise FileRefused(f"it is {_kind(st.st_mode)}, not a regular file")
+        if private and (st.st_uid != os.getuid() or st.st_mode & 0o077):
+            mode = stat.S_IMODE(st.st_mode)
+            raise FileRefused(f"it is owned by uid {st.st_uid} with mode {mode:o}, not 600")
         if st.st_size > limit:
             raise FileRefused(f"it is {st.st_size} bytes; the limit is {limit}")
         chunks: list[bytes] = []
