@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from venom_proto import VenomError
 from venom_proto.conventions import resolve_socket_path
 from venom_proto.files import write_all
-from venom_proto.owner_token import read_owner_token
+from venom_proto.owner_token import OwnerToken, read_owner_token
 from venom_proto.stdjson import std_dumps, std_loads
 
 if TYPE_CHECKING:
@@ -110,10 +110,8 @@ def _token_state(token: object, socket_path: str, tool: str, environ: Mapping[st
     """``active`` for the owner token or an active issued one; else why not (rfcs/0006 §2.2)."""
     if not isinstance(token, str) or not token:
         return "no_token"
-    import hmac
-
     owner = read_owner_token(socket_path)
-    if owner is not None and hmac.compare_digest(token.encode(errors="replace"), owner.encode()):
+    if owner is not None and OwnerToken(owner).matches(token):
         return "active"
     from venom_gen.token_store import check_token, is_issued_token, store_path
 
