@@ -16,6 +16,7 @@ from venom_proto.owner_token import (
     read_owner_token,
     remove_owner_token,
     token_path,
+    token_version,
 )
 
 
@@ -78,6 +79,7 @@ def test_the_writer_and_the_reader_are_one_module() -> None:
     from venom_proto import owner_token
 
     functions = (install_owner_token, remove_owner_token, read_owner_token, owner_auth)
+    assert token_version.__module__ == owner_token.__name__
     owners = {f.__module__ for f in (*functions, OwnerToken)}
     assert owners == {owner_token.__name__}
 
@@ -94,3 +96,13 @@ def test_install_removes_what_a_killed_writer_left(tmp_path: Path) -> None:
     left.write_bytes(b"half a token")
     install_owner_token(str(tmp_path / "t.sock"))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.token"]
+
+
+def test_each_written_token_has_a_new_version(tmp_path: Path) -> None:
+    sock = str(tmp_path / "t.sock")
+    assert token_version(sock) is None
+    install_owner_token(sock)
+    first = token_version(sock)
+    install_owner_token(sock)  # a restart writes a new file, renamed into place
+    assert first is not None
+    assert token_version(sock) not in (None, first)

@@ -29,6 +29,7 @@ __all__ = (
     "read_owner_token",
     "remove_owner_token",
     "token_path",
+    "token_version",
 )
 
 #: An owner token is 32 random bytes as lowercase hex.
@@ -136,6 +137,17 @@ def read_owner_token(socket_path: str) -> str | None:
         return None
     token = data.strip().decode("ascii", "replace")
     return token if _is_token(token) else None
+
+
+def token_version(socket_path: str) -> tuple[int, int, int] | None:
+    """What tells one written token from the next (each write is a new file, renamed into
+    place), or None when there is none: a long-lived client compares it to know the daemon
+    restarted and its token changed, without reading the secret."""
+    try:
+        st = os.stat(token_path(socket_path))
+    except OSError:
+        return None
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def owner_auth(socket_path: str) -> dict[str, Any] | None:
