@@ -23,7 +23,8 @@ from venom_gen.render.service import (
 )
 from venom_gen.testing import PrivateDirs
 from venom_notes.product import MODEL_PATH as NOTES_MODEL
-from venom_proto.conventions import load_model, resolve_socket_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.model_cache import load_model
 from venom_schema.model import Model
 
 ANALYZE = shutil.which("systemd-analyze")

@@ -180,7 +180,7 @@ _MCP_PROBE = """
 import json, sys
 from venom_echo.product import MODEL_PATH
 from venom_mcp.adapter import Tools
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 Tools(load_model(MODEL_PATH))
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """

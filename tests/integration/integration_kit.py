@@ -19,7 +19,7 @@ from typing import Any
 
 from venom_echo.product import MODEL_PATH
 from venom_gen.testing import DaemonProcess
-from venom_proto.conventions import token_path
+from venom_proto.owner_token import token_path
 
 TIMEOUT = 10.0
 TOOL = "venom-echo"

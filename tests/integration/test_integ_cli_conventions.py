@@ -16,7 +16,7 @@ import pytest
 from integration_kit import ECHO_VERSION, Daemon, load_model
 
 from venom_proto import SyncClient
-from venom_proto.conventions import CACHE_KEY
+from venom_proto.model_cache import CACHE_KEY
 
 
 def run(daemon: Daemon, *args: str) -> subprocess.CompletedProcess[str]:

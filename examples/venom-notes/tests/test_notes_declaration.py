@@ -11,7 +11,7 @@ from pathlib import Path
 from venom_gen.build.zon_export import exported_zon
 from venom_notes.declaration import DECLARATION
 from venom_notes.product import MODEL_PATH
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 from venom_schema.canonical import canonical_json, digest
 from venom_schema.manifest import load_manifest
 

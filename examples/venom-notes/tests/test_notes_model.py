@@ -12,7 +12,7 @@ from venom_gen.daemon.app import App
 from venom_notes.handlers import handlers
 from venom_notes.product import MODEL_PATH, PRODUCT
 from venom_notes.store import NoteStore
-from venom_proto.conventions import load_cache_info, load_model
+from venom_proto.model_cache import load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import load_manifest
 from venom_schema.surfaces import verbs_on

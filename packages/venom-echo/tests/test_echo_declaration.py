@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from venom_echo.product import MODEL_PATH
 from venom_gen.build.artifacts import all_artifacts
-from venom_proto.conventions import load_cache_info
+from venom_proto.model_cache import load_cache_info
 from venom_schema.canonical import canonical_json, digest
 from venom_schema.declare import MISSING, Declaration, Error, Example
 from venom_schema.manifest import load_manifest, validate_manifest

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from venom_echo.product import MODEL_PATH, PRODUCT
-from venom_proto.conventions import load_cache_info, load_model
+from venom_proto.model_cache import load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import load_manifest
 from venom_schema.surfaces import verbs_on

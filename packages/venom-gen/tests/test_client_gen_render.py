@@ -13,7 +13,7 @@ import pytest
 
 from venom_gen.build.client_gen import GenerationError, client_verbs, render_client
 from venom_gen.build.client_gen._names import arg_name, camel, method_name
-from venom_proto.conventions import load_cache_info, load_model
+from venom_proto.model_cache import load_cache_info, load_model
 from venom_schema.model import Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]

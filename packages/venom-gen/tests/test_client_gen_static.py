@@ -18,7 +18,7 @@ from generated_kit import client_package
 
 from venom_gen.build.client_gen import render_client
 from venom_gen.build.verb_types import render_verb_types
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 from venom_schema.model import Model, Verb
 
 ROOT = Path(__file__).resolve().parents[3]

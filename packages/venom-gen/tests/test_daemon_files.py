@@ -8,7 +8,6 @@ writers killed half-way (stale temporary files).
 from __future__ import annotations
 
 import asyncio
-import errno
 import fcntl
 import json
 import os
@@ -23,17 +22,11 @@ from typing import Any
 
 import pytest
 
-from venom_gen.daemon import files
 from venom_gen.daemon.config import MAX_VALUE_DEPTH, ConfigStore
-from venom_gen.daemon.files import (
-    MAX_CONFIG_BYTES,
-    FileRefused,
-    read_regular,
-    remove_stale,
-    write_atomic,
-)
+from venom_gen.daemon.files import MAX_CONFIG_BYTES
 from venom_gen.daemon.skill import SkillVerbs
 from venom_proto import VenomError
+from venom_proto.files import FileRefused, read_regular, write_atomic
 from venom_schema.model import Descriptor
 
 NO_CALL: Any = None
@@ -358,47 +351,6 @@ def test_writes_leave_no_temporary_file_and_mode_0600(cfg_dir: Path) -> None:
         run(store.set(NO_CALL, {"key": "name", "value": f"v{i}"}))
     assert sorted(p.name for p in cfg_dir.iterdir()) == ["config.toml"]
     assert stat.S_IMODE(os.stat(cfg_dir / "config.toml").st_mode) == 0o600
-
-
-@pytest.mark.parametrize("unnamed", [True, False])
-@pytest.mark.parametrize("failing", ["write", "fsync", "replace"])
-def test_a_failed_write_leaves_the_old_file_and_no_temporary(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unnamed: bool, failing: str
-) -> None:
-    target = tmp_path / "config.toml"
-    target.write_bytes(b"old")
-    monkeypatch.setattr(files, "_link_unnamed_works", unnamed)
-
-    def boom(*args: Any, **kwargs: Any) -> Any:
-        raise OSError(errno.ENOSPC, "No space left on device")
-
-    monkeypatch.setattr(os, failing, boom)
-    with pytest.raises(OSError, match="No space"):
-        write_atomic(target, b"new" * 1000, 0o600, prefix=".config.")
-    monkeypatch.undo()
-    assert target.read_bytes() == b"old"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]
-
-
-def test_a_cleaner_racing_a_writer_never_costs_the_write(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """If the cleaner removes a named temporary before its writer locks it, the writer starts
-    again under a new name."""
-    monkeypatch.setattr(files, "_link_unnamed_works", False)
-    real_flock = fcntl.flock
-    raced: list[int] = []
-
-    def flock(fd: int, op: int) -> None:
-        if not raced and op == fcntl.LOCK_EX:
-            raced.append(remove_stale(tmp_path, ".config."))  # the cleaner gets there first
-        real_flock(fd, op)
-
-    monkeypatch.setattr(fcntl, "flock", flock)
-    write_atomic(tmp_path / "config.toml", b"data", 0o600, prefix=".config.")
-    assert raced == [1]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]
-    assert (tmp_path / "config.toml").read_bytes() == b"data"
 
 
 # -- skill.install ----------------------------------------------------------------------------

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from venom_gen.daemon.tokens import TEMP_PREFIX, TokenVerbs
+from venom_gen.daemon.tokens import TokenVerbs
+from venom_gen.token_store import MAX_STORE_BYTES, TEMP_PREFIX, check_token
 from venom_proto import VenomError
-from venom_schema.tokens import MAX_STORE_BYTES, check_token
 
 NO_CALL: Any = None
 

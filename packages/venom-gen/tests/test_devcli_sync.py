@@ -12,7 +12,7 @@ from venom_gen.build.artifacts import all_artifacts
 from venom_gen.build.devcli.app import app
 from venom_gen.build.man import render_man_pages
 from venom_gen.build.markdown import render_markdown
-from venom_proto.conventions import load_cache_info, load_model
+from venom_proto.model_cache import load_cache_info, load_model
 from venom_schema.manifest import load_manifest
 
 DEMO = """\

@@ -11,7 +11,7 @@ import pytest
 
 from venom_gen.build.handler_types import handler_verbs, protocol_name, render_handler_types
 from venom_gen.build.verb_types import render_verb_types
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 
 ROOT = Path(__file__).resolve().parents[3]
 PRODUCTS = {

@@ -14,7 +14,7 @@ from venom_echo.product import PRODUCT
 from venom_gen import Product
 from venom_gen.local import LOCAL_VERBS, local_verbs
 from venom_gen.product import resolve
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 
 
 def _local_wire_names(model_path: str) -> set[str]:

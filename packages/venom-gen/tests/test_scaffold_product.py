@@ -17,7 +17,7 @@ from venom_gen.build.scaffold import (
     workspace_root,
 )
 from venom_gen.build.scaffold.__main__ import main as scaffold_main
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 from venom_schema.manifest import load_manifest
 
 

@@ -19,7 +19,8 @@ import sys
 from venom_proto import Server, VerbHandler
 
 print("starting", file=sys.stderr, flush=True)
-Server("bare-tool", "0", {"echo": VerbHandler(lambda call, params: params)}).serve_forever(sys.argv[1])
+verbs = {"echo": VerbHandler(lambda call, params: params)}
+Server("bare-tool", "0", verbs).serve_forever(sys.argv[1])
 """
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from venom_proto.conventions import client_auth, env_token_auth, token_path
+from venom_proto.conventions import client_auth, env_token_auth
+from venom_proto.owner_token import token_path
 
 TOKEN = "ab" * 32
 

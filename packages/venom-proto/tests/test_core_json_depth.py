@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from venom_proto import stdjson
 from venom_proto._core.errors import VenomError
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 from venom_proto.stdjson import MAX_DEPTH, std_dumps, std_loads
 
 

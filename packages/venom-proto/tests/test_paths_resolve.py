@@ -9,16 +9,12 @@ from pathlib import Path
 import pytest
 
 from venom_proto import VenomError
-from venom_proto.conventions import (
-    check_tool_name,
-    default_runtime_dir,
-    env_var,
-    lock_path,
-    resolve_socket_path,
-)
+from venom_proto.conventions import check_tool_name, env_var, resolve_socket_path
+from venom_proto.daemon_lock import lock_path
 from venom_proto.paths import (
     SUN_PATH_LIMIT,
     check_path_length,
+    default_runtime_dir,
     ensure_runtime_dir,
     verify_runtime_dir,
 )

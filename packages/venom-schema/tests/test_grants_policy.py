@@ -1,28 +1,24 @@
-"""Local grants (rfcs/0005-local-grants.md): owner token file, held grants, refusals, max_grant."""
+"""Local grants (rfcs/0005-local-grants.md): the vocabulary, held grants, refusals, max_grant."""
 
 from __future__ import annotations
 
 import os
-import stat
-from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from venom_proto import ConnectionInfo, VenomError
-from venom_proto.conventions import owner_auth, read_owner_token, token_path
+from venom_proto.owner_token import OwnerToken
 from venom_schema.grants import (
     ALL_GRANTS,
     GRANTS,
     PUBLIC_GRANTS,
-    OwnerToken,
     check_grant,
     grants_for_connection,
     grants_within,
-    install_owner_token,
     permits,
-    remove_owner_token,
 )
+from venom_schema.model import Grant
 
 
 def connection(hello: dict[str, Any]) -> ConnectionInfo:
@@ -36,59 +32,16 @@ def test_grant_names_match_rfc_0004() -> None:
     assert {"none", "read"} == PUBLIC_GRANTS
 
 
-def test_token_is_32_random_bytes_hex() -> None:
-    first, second = OwnerToken.create(), OwnerToken.create()
-    assert len(first.value) == 64
-    assert int(first.value, 16) >= 0
-    assert first != second
-    assert first.value not in repr(first)
+def test_the_vocabulary_and_the_floor_are_defined_once() -> None:
+    """Every other spelling is this tuple, derived from it, or checked equal to it."""
+    from venom_schema import manifest
+    from venom_schema.manifest import _validate_verbs
 
-
-@pytest.mark.parametrize("bad", ["", "xyz", "A" * 64, "0" * 63, "0" * 65, 5])
-def test_malformed_tokens_are_rejected(bad: Any) -> None:
-    with pytest.raises(ValueError, match="64 lowercase hex"):
-        OwnerToken(bad)
-
-
-@pytest.mark.parametrize(
-    ("socket", "token"),
-    [("/run/v/venom-echo.sock", "/run/v/venom-echo.token"), ("/tmp/x", "/tmp/x.token")],
-)
-def test_token_path_is_beside_the_socket(socket: str, token: str) -> None:
-    assert token_path(socket) == token
-
-
-def test_install_writes_0600_atomically_and_clients_read_it(tmp_path: Path) -> None:
-    sock = str(tmp_path / "venom-echo.sock")
-    old_umask = os.umask(0)  # a permissive umask must not widen the file
-    try:
-        token = install_owner_token(sock)
-    finally:
-        os.umask(old_umask)
-    path = tmp_path / "venom-echo.token"
-    assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert path.read_text() == token.value + "\n"
-    assert os.listdir(tmp_path) == ["venom-echo.token"]  # no temporary file left behind
-    assert OwnerToken(read_owner_token(sock) or "") == token
-    assert owner_auth(sock) == {"token": token.value}
-    replacement = install_owner_token(sock)  # a restart replaces the old token
-    assert owner_auth(sock) == {"token": replacement.value}
-    remove_owner_token(sock)
-    remove_owner_token(sock)  # idempotent
-    assert owner_auth(sock) is None
-
-
-def test_read_refuses_a_symlink(tmp_path: Path) -> None:
-    target = tmp_path / "real.token"
-    OwnerToken.create().write(str(target))
-    (tmp_path / "x.token").symlink_to(target)
-    assert read_owner_token(str(tmp_path / "x.sock")) is None
-    assert owner_auth(str(tmp_path / "x.sock")) is None
-
-
-def test_owner_auth_ignores_garbage(tmp_path: Path) -> None:
-    (tmp_path / "x.token").write_text("not a token\n")
-    assert owner_auth(str(tmp_path / "x.sock")) is None
+    assert get_args(Grant) == GRANTS  # the typing spelling, in the same order
+    assert manifest.GRANTS is GRANTS
+    assert _validate_verbs.GRANTS is GRANTS
+    assert _validate_verbs.PUBLIC_GRANTS is PUBLIC_GRANTS
+    assert PUBLIC_GRANTS < ALL_GRANTS
 
 
 def test_owner_holds_every_grant_others_only_none_and_read() -> None:

@@ -10,13 +10,10 @@ from pathlib import Path
 import pytest
 
 from venom_proto import VenomError
-from venom_proto.conventions import load_cache_info, load_model
+from venom_proto.model_cache import cache_path, load_cache_info, load_model
 from venom_schema.canonical import digest
 from venom_schema.manifest import ManifestError, load_manifest
-from venom_schema.model_cache import (
-    compile_model,
-    default_cache_path,
-)
+from venom_schema.model_cache import compile_model
 
 ECHO_ZON = Path(__file__).parent / "manifests" / "echo.zon"
 
@@ -30,14 +27,14 @@ def manifest(tmp_path: Path) -> Path:
 
 def test_compile_writes_model_and_digest(manifest: Path) -> None:
     model = compile_model(manifest)
-    cache = default_cache_path(manifest)
+    cache = Path(cache_path(manifest))
     assert cache == manifest.parent / "verbs.model.json"
     assert load_model(cache) == model == load_manifest(manifest)
     assert load_cache_info(cache)["digest"] == digest(model)
 
 
 def test_fresh_cache_not_rewritten(manifest: Path) -> None:
-    cache = default_cache_path(manifest)
+    cache = Path(cache_path(manifest))
     compile_model(manifest)
     os.utime(cache, (1, 1))
     compile_model(manifest)
@@ -45,7 +42,7 @@ def test_fresh_cache_not_rewritten(manifest: Path) -> None:
 
 
 def test_changed_manifest_rewrites(manifest: Path) -> None:
-    cache = default_cache_path(manifest)
+    cache = Path(cache_path(manifest))
     compile_model(manifest)
     manifest.write_text(manifest.read_text().replace("A toy daemon", "A small daemon"))
     model = compile_model(manifest)
@@ -54,7 +51,7 @@ def test_changed_manifest_rewrites(manifest: Path) -> None:
 
 
 def test_bundle_choice_is_part_of_the_key(manifest: Path) -> None:
-    cache = default_cache_path(manifest)
+    cache = Path(cache_path(manifest))
     full = compile_model(manifest)
     core = compile_model(manifest, bundles=("core",))
     assert len(core["verbs"]) < len(full["verbs"])
@@ -62,7 +59,7 @@ def test_bundle_choice_is_part_of_the_key(manifest: Path) -> None:
 
 
 def test_corrupt_cache_is_stale(manifest: Path) -> None:
-    cache = default_cache_path(manifest)
+    cache = Path(cache_path(manifest))
     cache.write_text("{not json")
     model = compile_model(manifest)
     assert load_model(cache) == model
@@ -72,7 +69,7 @@ def test_invalid_manifest_leaves_no_cache(manifest: Path) -> None:
     manifest.write_text(manifest.read_text().replace(".grant = .read", ".grant = .root"))
     with pytest.raises(ManifestError):
         compile_model(manifest)
-    assert not default_cache_path(manifest).exists()
+    assert not Path(cache_path(manifest)).exists()
     assert list(manifest.parent.iterdir()) == [manifest]
 
 
@@ -102,8 +99,8 @@ def test_read_model_imports_no_zon_reader(manifest: Path) -> None:
     compile_model(manifest)
     code = (
         "import sys\n"
-        "from venom_proto.conventions import load_model\n"
-        f"model = load_model({str(default_cache_path(manifest))!r})\n"
+        "from venom_proto.model_cache import load_model\n"
+        f"model = load_model({cache_path(manifest)!r})\n"
         "assert model['tool'] == 'venom-echo'\n"
         "bad = [m for m in sys.modules if m.startswith(('venom_schema.zon', "
         "'venom_schema.manifest', 'orjson', 'pydantic', 'json', 'typing'))]\n"

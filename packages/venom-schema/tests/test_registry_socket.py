@@ -16,7 +16,8 @@ from typing import Any, cast
 import pytest
 
 from venom_proto import Call, ConnectionInfo, Server
-from venom_schema.grants import grants_for_connection, install_owner_token
+from venom_proto.owner_token import install_owner_token
+from venom_schema.grants import grants_for_connection
 from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.registry import build_verbs
 

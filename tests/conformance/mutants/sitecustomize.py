@@ -28,16 +28,16 @@ def _socket_env_ignored() -> None:
 
 def _digest_not_rfc() -> None:
     # hello.schema is not RFC-0004 §7's digest (CLI and daemon agree, both wrong).
-    from venom_proto import conventions
+    from venom_proto import model_cache
 
-    original = conventions.load_cache_info
+    original = model_cache.load_cache_info
 
     def info(path: Any) -> dict[str, Any]:
         found = dict(original(path))
         found["digest"] = "sha256:" + "0" * 64
         return found
 
-    conventions.load_cache_info = info
+    model_cache.load_cache_info = info
 
 
 def _cli_skips_runtime_dir_check() -> None:

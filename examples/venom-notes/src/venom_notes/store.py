@@ -28,6 +28,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NoReturn, TypedDict
 
+from venom_proto.paths import data_home
+
 __all__ = (
     "SCHEMA_VERSION",
     "Note",
@@ -85,11 +87,7 @@ class WriteFailed(StorageError):
 
 def data_path(environ: Mapping[str, str] = os.environ) -> Path:
     """``$XDG_DATA_HOME/venom-notes/notes.db``, with ``~/.local/share`` when unset or relative."""
-    base = environ.get("XDG_DATA_HOME", "")
-    if not os.path.isabs(base):  # the XDG spec says to ignore relative paths
-        home = environ.get("HOME") or str(Path.home())
-        base = os.path.join(home, ".local", "share")
-    return Path(base) / "venom-notes" / "notes.db"
+    return Path(data_home(environ)) / "venom-notes" / "notes.db"
 
 
 def _now() -> str:

@@ -9,15 +9,14 @@ digest against the daemon's ``hello.schema``.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import os
 import stat
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from venom_proto import VenomError
-from venom_proto.conventions import env_var, lock_path
+from venom_proto.conventions import env_var
+from venom_proto.daemon_lock import lock_holder, lock_path
 from venom_proto.paths import check_path_length, verify_runtime_dir
 
 __all__ = (
@@ -85,7 +84,7 @@ def _socket_check(tool: str, path: str) -> Check:
         return _check(
             "socket", "fail", f"{path} has mode {stat.S_IMODE(st.st_mode):04o}", f"chmod 600 {path}"
         )
-    holder = _lock_holder(path)
+    holder = lock_holder(path)
     if holder is None:
         return _check(
             "socket",
@@ -94,25 +93,6 @@ def _socket_check(tool: str, path: str) -> Check:
             f"'{tool} serve' removes it; or delete it",
         )
     return _check("socket", "ok", f"{path} is held by daemon pid {holder or '?'}")
-
-
-def _lock_holder(socket_path: str) -> str | None:
-    """The PID written in the lock file if a live daemon holds it, else None."""
-    try:
-        fd = os.open(lock_path(socket_path), os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                return os.read(fd, 32).decode("ascii", "replace").strip()
-            return None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return None  # we could take the lock, so nobody holds it
-    finally:
-        os.close(fd)
 
 
 def reachability_checks(

@@ -24,18 +24,13 @@ from mcp.shared.message import SessionMessage
 from venom_mcp._lines import LineSplitter, parsed
 from venom_mcp._pipe_streams import PipeReadStream
 from venom_mcp._stdio import Claim
+from venom_proto.files import write_all
 
 __all__ = ("blocking_stdio",)
 
 log = logging.getLogger("venom_mcp")
 
 _CHUNK = 65536
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
 
 
 class BlockingWriteStream(ObjectSendStream[SessionMessage]):
@@ -52,7 +47,7 @@ class BlockingWriteStream(ObjectSendStream[SessionMessage]):
         data = (item.message.model_dump_json(by_alias=True, exclude_unset=True) + "\n").encode()
         async with self._lock:
             try:
-                await anyio.to_thread.run_sync(_write_all, self._fd, data)
+                await anyio.to_thread.run_sync(write_all, self._fd, data)
             except OSError as exc:  # EPIPE, a full disk: nobody gets our output any more
                 self._closed = True
                 raise anyio.BrokenResourceError from exc

@@ -10,12 +10,9 @@ from typing import TYPE_CHECKING
 
 from venom_mcp._grants import GRANTS, parse_grant
 from venom_proto import VenomError
-from venom_proto.conventions import (
-    default_runtime_dir,
-    env_var,
-    load_model,
-    resolve_socket_path,
-)
+from venom_proto.conventions import env_var, resolve_socket_path
+from venom_proto.model_cache import load_model
+from venom_proto.paths import default_runtime_dir, xdg_runtime_dir
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
@@ -162,7 +159,7 @@ def no_daemon_hint(tool: str, *, pinned: bool, environ: Mapping[str, str]) -> st
     shell listens under ``$XDG_RUNTIME_DIR/venom/`` (rfcs/0001 §13).
     """
     variable = env_var(tool, "SOCKET")
-    if pinned or environ.get("XDG_RUNTIME_DIR") or environ.get(variable):
+    if pinned or xdg_runtime_dir(environ) is not None or environ.get(variable):
         return None
     return (
         "XDG_RUNTIME_DIR is not set in this MCP server's environment (MCP hosts start servers"

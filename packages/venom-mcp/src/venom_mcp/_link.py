@@ -14,7 +14,6 @@ link stays open until its last in-flight call ends.
 from __future__ import annotations
 
 import logging
-import os
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,8 @@ import anyio
 from anyio.abc import TaskGroup, TaskStatus
 
 from venom_mcp._deps import VenomError
-from venom_proto.conventions import client_auth, owner_auth, token_path
+from venom_proto.conventions import client_auth
+from venom_proto.owner_token import owner_auth, token_version
 
 if TYPE_CHECKING:
     from venom_proto.client import AsyncClient
@@ -75,7 +75,6 @@ class Links:
         self.client_name = client_name
         self.client_version = client_version
         self.token = token
-        self._token_file = token_path(socket_path)
         self._tg: TaskGroup | None = None
         self._current: Link | None = None
         self._connecting = anyio.Lock()
@@ -103,11 +102,7 @@ class Links:
     def _stamp(self) -> Stamp:
         if self.token is not None:
             return None  # a given token never changes
-        try:
-            st = os.stat(self._token_file)
-        except OSError:
-            return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+        return token_version(self.socket_path)
 
     def _usable(self, link: Link | None, stamp: Stamp) -> bool:
         return link is not None and not link.retired and link.stamp == stamp

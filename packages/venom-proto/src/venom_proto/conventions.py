@@ -7,20 +7,24 @@ all read these rules here, never from a copy of their own:
   components (RFC-0004 §3, §4), and the reversible MCP tool names (RFC-0004 §5);
 - the environment: ``<TOOL>_<SUFFIX>`` variables (`env_var`) and the socket path order of
   RFC-0002 §2.3 (`resolve_socket_path`);
-- the files beside a socket: its lock (§2.5) and the owner token (rfcs/0005-local-grants.md §3);
-- the normalized model cached as JSON beside a product's manifest (`load_model`).
+- the ``hello.auth`` a client presents (`client_auth`: rfcs/0006 §4).
+
+Each file has its own owner module, which both writes and reads it: the lock beside a socket
+(`venom_proto.daemon_lock`), the owner token (`venom_proto.owner_token`), the model cache
+beside a manifest (`venom_proto.model_cache`); the directories they live in are resolved by
+`venom_proto.paths`.
 
 Standard library only, and on the path of every CLI call: no ``typing``, ``re`` or ``json``
-import (names are checked by hand, the model is read with `venom_proto.stdjson`).
+import (names are checked by hand).
 """
 
 from __future__ import annotations
 
 import os
 
-from ._core.errors import VenomError
 from ._core.ids import is_verb_name
-from .stdjson import _load_own
+from .owner_token import owner_auth
+from .paths import default_runtime_dir
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
 TYPE_CHECKING = False
@@ -29,29 +33,20 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = (
-    "CACHE_KEY",
     "MCP_NAME_MAX_BYTES",
     "PARAM_NAME_PATTERN",
-    "TOKEN_HEX_DIGITS",
     "TOOL_NAME_PATTERN",
     "WIRE_NAME_PATTERN",
     "check_tool_name",
     "client_auth",
-    "default_runtime_dir",
     "env_token_auth",
     "env_var",
     "is_name_component",
     "is_tool_name",
     "is_wire_name",
-    "load_cache_info",
-    "load_model",
-    "lock_path",
     "mcp_decode",
     "mcp_name",
-    "owner_auth",
-    "read_owner_token",
     "resolve_socket_path",
-    "token_path",
 )
 
 TOOL_NAME_PATTERN = r"^[a-z][a-z0-9-]{0,31}$"
@@ -59,16 +54,11 @@ WIRE_NAME_PATTERN = r"^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$"
 PARAM_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
 #: RFC-0004 §5: an encoded MCP tool name longer than this fails generation.
 MCP_NAME_MAX_BYTES = 128
-#: rfcs/0005-local-grants.md §3: an owner token is 32 random bytes as lowercase hex.
-TOKEN_HEX_DIGITS = 64
-#: The member of a model cache file that holds its digest and staleness key, not the model.
-CACHE_KEY = "$cache"
 
 _LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 _TOOL_CHARS = _LOWER | frozenset("0123456789-")
 _COMPONENT_CHARS = _LOWER | frozenset("0123456789_")
 _TOOL_MAX = 32
-_HEX = "0123456789abcdef"
 
 
 def is_tool_name(name: str) -> bool:
@@ -99,16 +89,6 @@ def env_var(tool: str, suffix: str) -> str:
     return check_tool_name(tool).upper().replace("-", "_") + "_" + suffix
 
 
-def default_runtime_dir(environ: Mapping[str, str] | None = None) -> str:
-    """``$XDG_RUNTIME_DIR/venom``, or ``${TMPDIR:-/tmp}/venom-<uid>`` when it is unset or empty."""
-    env = os.environ if environ is None else environ
-    xdg = env.get("XDG_RUNTIME_DIR", "")
-    if xdg:
-        return os.path.join(xdg, "venom")
-    tmp = env.get("TMPDIR", "") or "/tmp"
-    return os.path.join(tmp, f"venom-{os.getuid()}")
-
-
 def resolve_socket_path(
     tool: str, flag: str | None = None, environ: Mapping[str, str] | None = None
 ) -> str:
@@ -122,48 +102,6 @@ def resolve_socket_path(
     if override:
         return override
     return os.path.join(default_runtime_dir(env), f"{tool}.sock")
-
-
-def _beside(socket_path: str, suffix: str) -> str:
-    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
-    return stem + suffix
-
-
-def lock_path(socket_path: str) -> str:
-    """The lock file beside a socket: ``.sock`` replaced by ``.lock``, else ``.lock`` appended."""
-    return _beside(socket_path, ".lock")
-
-
-def token_path(socket_path: str) -> str:
-    """The owner token beside a socket: ``.sock`` replaced by ``.token``, else appended."""
-    return _beside(socket_path, ".token")
-
-
-def read_owner_token(socket_path: str) -> str | None:
-    """The owner token the daemon at ``socket_path`` wrote, or None when there is none to read.
-
-    A symlink is never followed, and anything but 64 lowercase hex digits counts as no token.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(token_path(socket_path), flags)
-        try:
-            data = os.read(fd, 256)
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    token = data.strip().decode("ascii", "replace")
-    if len(token) != TOKEN_HEX_DIGITS or token.strip(_HEX):
-        return None
-    return token
-
-
-def owner_auth(socket_path: str) -> dict[str, Any] | None:
-    """``{"token": ...}`` for ``hello.auth`` when the owner token is readable, else None: the
-    daemon then treats the caller as unknown, with the read-only grants (rfcs/0005 §3)."""
-    token = read_owner_token(socket_path)
-    return None if token is None else {"token": token}
 
 
 def env_token_auth(tool: str, environ: Mapping[str, str] | None = None) -> dict[str, Any] | None:
@@ -215,47 +153,3 @@ def mcp_decode(name: str) -> str:
     if not is_wire_name(wire):
         raise ValueError(f"not an encoded MCP tool name: {name!r}")
     return wire
-
-
-def _model_error(path: str | os.PathLike[str], detail: str) -> VenomError:
-    return VenomError("internal.model", f"{os.fspath(path)!r} {detail}")
-
-
-def _read_cache(path: str | os.PathLike[str]) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            # Our own build output: no nesting scan on every CLI call (see _load_own).
-            document = _load_own(f.read())
-    except (OSError, ValueError) as exc:
-        raise _model_error(path, f"cannot be read as a model: {exc}") from None
-    if (
-        not isinstance(document, dict)
-        or type(document.get("format")) is not int
-        or document["format"] != 1
-        or not isinstance(document.get("tool"), str)
-        or not isinstance(document.get("verbs"), list)
-    ):
-        raise _model_error(path, "is not a format 1 normalized model")
-    return document
-
-
-def load_model(path: str | os.PathLike[str]) -> Any:
-    """The normalized model in the cache file at ``path`` (``verbs.model.json``).
-
-    The result is the JSON object that `venom_schema.model.Model` describes, without the
-    cache's own member; any defect raises ``internal.model`` (exit 11).
-    """
-    document = _read_cache(path)
-    document.pop(CACHE_KEY, None)
-    return document
-
-
-def load_cache_info(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The cache member of the model file at ``path``: ``{"key", "digest", "bundles"}``.
-
-    Raises ``internal.model`` when the file is no model cache or has no such member.
-    """
-    info = _read_cache(path).get(CACHE_KEY)
-    if not isinstance(info, dict):
-        raise _model_error(path, "has no model cache information")
-    return info

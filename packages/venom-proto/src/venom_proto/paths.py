@@ -1,8 +1,15 @@
-"""Socket path length and runtime-directory checks (RFC-0002 2.3-2.4), shared by daemon and clients.
+"""Where a Venom process keeps its files: the XDG directories, once, and the runtime directory.
 
-Where the socket is (the §2.3 order) is a local convention: `venom_proto.conventions`. The
-daemon creates its runtime directory with `open_runtime_dir`; clients and ``doctor`` check one
-with `verify_runtime_dir` and a path with `check_path_length`.
+Every package resolves its directories here and nowhere else: the runtime directory of
+RFC-0002 §2.3 (`default_runtime_dir`, under `xdg_runtime_dir`), the XDG base directories
+(`config_home`, `data_home`, `state_home`, `cache_home`: the variable when it holds an
+absolute path, as the XDG spec says, else the default under ``$HOME``) and the files beside a
+socket (`beside_socket`). Where the socket itself is (the §2.3 order) is a local convention:
+`venom_proto.conventions`.
+
+The daemon creates its runtime directory with `open_runtime_dir`; clients and ``doctor`` check
+one with `verify_runtime_dir` and a path with `check_path_length` (RFC-0002 2.3-2.4). On the
+path of every CLI call: ``os``, ``stat`` and ``sys`` only.
 """
 
 from __future__ import annotations
@@ -13,16 +20,81 @@ import sys
 
 from venom_proto._core.errors import VenomError
 
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 __all__ = (
     "SUN_PATH_LIMIT",
+    "beside_socket",
+    "cache_home",
     "check_path_length",
+    "config_home",
+    "data_home",
+    "default_runtime_dir",
     "ensure_runtime_dir",
     "open_runtime_dir",
+    "state_home",
     "verify_runtime_dir",
+    "xdg_runtime_dir",
 )
 
 #: Usable bytes of ``sockaddr_un.sun_path`` without the NUL: 108 - 1 on Linux, 104 - 1 on BSDs.
 SUN_PATH_LIMIT = 107 if sys.platform.startswith("linux") else 103
+
+
+def xdg_runtime_dir(environ: Mapping[str, str] | None = None) -> str | None:
+    """``$XDG_RUNTIME_DIR``, or None when it is unset or empty."""
+    env = os.environ if environ is None else environ
+    return env.get("XDG_RUNTIME_DIR") or None
+
+
+def default_runtime_dir(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_RUNTIME_DIR/venom``, or ``${TMPDIR:-/tmp}/venom-<uid>`` when it is unset or empty."""
+    env = os.environ if environ is None else environ
+    xdg = xdg_runtime_dir(env)
+    if xdg is not None:
+        return os.path.join(xdg, "venom")
+    tmp = env.get("TMPDIR", "") or "/tmp"
+    return os.path.join(tmp, f"venom-{os.getuid()}")
+
+
+def _xdg_home(variable: str, default: str, environ: Mapping[str, str] | None) -> str:
+    env = os.environ if environ is None else environ
+    value = env.get(variable, "")
+    if os.path.isabs(value):
+        return value
+    # Unset, empty or relative: the XDG spec's default, under $HOME.
+    home = env.get("HOME") or os.path.expanduser("~")
+    return os.path.join(home, default)
+
+
+def config_home(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_CONFIG_HOME``, else ``$HOME/.config``."""
+    return _xdg_home("XDG_CONFIG_HOME", ".config", environ)
+
+
+def data_home(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_DATA_HOME``, else ``$HOME/.local/share``."""
+    return _xdg_home("XDG_DATA_HOME", os.path.join(".local", "share"), environ)
+
+
+def state_home(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_STATE_HOME``, else ``$HOME/.local/state``."""
+    return _xdg_home("XDG_STATE_HOME", os.path.join(".local", "state"), environ)
+
+
+def cache_home(environ: Mapping[str, str] | None = None) -> str:
+    """``$XDG_CACHE_HOME``, else ``$HOME/.cache``."""
+    return _xdg_home("XDG_CACHE_HOME", ".cache", environ)
+
+
+def beside_socket(socket_path: str, suffix: str) -> str:
+    """A file beside a socket: its ``.sock`` replaced by ``suffix``, else ``suffix`` appended
+    (the lock file's ``.lock``, the owner token's ``.token``)."""
+    stem = socket_path[: -len(".sock")] if socket_path.endswith(".sock") else socket_path
+    return stem + suffix
 
 
 def check_path_length(path: str) -> None:

@@ -1,155 +1,70 @@
-"""Local grants (rfcs/0005-local-grants.md): the owner token, who holds which grant, refusals.
+"""Local grants (rfcs/0005-local-grants.md): the vocabulary, who holds which grant, refusals.
 
-Policy: the daemon writes a random owner token beside its socket at start-up (clients read it
-with `venom_proto.conventions.owner_auth`); a connection whose
-``hello.auth`` presents it holds all seven grants, any other connection holds only ``none`` and
-``read`` (RFC-0004 §2: unknown callers get at most read-only access). Grants are not totally
-ordered; `grants_within` gives the partial order the MCP adapter's ``--max-grant`` uses.
+Pure policy: no files, no I/O. The grant vocabulary (`GRANTS`, in its order) and the
+read-only floor every caller holds (`PUBLIC_GRANTS`) are defined here once; the model's
+``Grant`` literal, the manifest validator, the catalog, the CLI and the token store use these.
+A connection whose ``hello.auth`` presents the owner token (`venom_proto.owner_token`, the
+file the daemon writes beside its socket) holds all seven grants, one presenting an issued
+token holds that token's live set, any other only ``none`` and ``read`` (RFC-0004 §2: unknown
+callers get at most read-only access). Grants are not totally ordered; `grants_within` gives
+the partial order the MCP adapter's ``--max-grant`` uses.
+
+Light enough for the CLI's verb-call path (the CLI reads the floor): no ``typing`` import.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hmac
-import os
-import re
-import secrets
-from collections.abc import Container, Mapping
-from typing import TYPE_CHECKING
-
 from venom_proto import VenomError
-from venom_proto.conventions import TOKEN_HEX_DIGITS, token_path
 
+# Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from venom_proto import ConnectionInfo
+    from collections.abc import Container
+    from typing import Protocol
 
-    from .tokens import TokenStore
+    from venom_proto import ConnectionInfo
+    from venom_proto.owner_token import OwnerToken
+
+    class IssuedTokens(Protocol):
+        """What the policy asks of an issued-token store (venom-gen's ``TokenStore``)."""
+
+        def grants_for(self, text: str) -> Container[str]: ...
+
 
 __all__ = (
     "ALL_GRANTS",
     "GRANTS",
     "PUBLIC_GRANTS",
-    "OwnerToken",
     "check_grant",
     "grants_for_connection",
     "grants_within",
-    "install_owner_token",
     "permits",
-    "remove_owner_token",
-    "write_private",
 )
 
-#: Every grant a verb can require (RFC-0004 §2), in documentation order.
+#: Every grant a verb can require (RFC-0004 §2), weakest first, in documentation order.
 GRANTS: tuple[str, ...] = ("none", "read", "write", "respond", "files", "spawn", "admin")
 ALL_GRANTS: frozenset[str] = frozenset(GRANTS)
-#: What every connection holds, owner token or not.
-PUBLIC_GRANTS: frozenset[str] = frozenset({"none", "read"})
+#: The read-only floor: what every connection holds, owner token or not.
+PUBLIC_GRANTS: frozenset[str] = frozenset(GRANTS[:2])
 #: The grants between ``read`` and ``admin``; mutually incomparable.
-_MIDDLE: frozenset[str] = frozenset({"write", "respond", "files", "spawn"})
-
-_TOKEN = re.compile(rf"[0-9a-f]{{{TOKEN_HEX_DIGITS}}}\Z")
-_TOKEN_BYTES = TOKEN_HEX_DIGITS // 2
-
-
-class OwnerToken:
-    """The daemon owner's secret: 32 random bytes as 64 lowercase hex digits.
-
-    ``repr`` never shows the secret. `matches` compares in constant time.
-    """
-
-    __slots__ = ("_secret",)
-
-    def __init__(self, value: str) -> None:
-        if not isinstance(value, str) or not _TOKEN.match(value):
-            raise ValueError("an owner token is 64 lowercase hex digits")
-        self._secret = value.encode("ascii")
-
-    @classmethod
-    def create(cls) -> OwnerToken:
-        """A fresh random token."""
-        return cls(secrets.token_hex(_TOKEN_BYTES))
-
-    @property
-    def value(self) -> str:
-        """The token text a client presents as ``hello.auth.token``."""
-        return self._secret.decode("ascii")
-
-    def auth(self) -> dict[str, str]:
-        """The ``hello.auth`` object presenting this token."""
-        return {"token": self.value}
-
-    def matches(self, candidate: object) -> bool:
-        """Whether ``candidate`` is this token; constant time in the candidate's content."""
-        if not isinstance(candidate, str):
-            return False
-        presented = candidate.encode("utf-8", "surrogatepass")
-        return hmac.compare_digest(presented, self._secret)
-
-    def write(self, path: str) -> None:
-        """Write the token to ``path`` atomically with mode 0600, replacing any old one."""
-        write_private(path, self._secret + b"\n")
-
-    def __repr__(self) -> str:
-        return "OwnerToken(<secret>)"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, OwnerToken) and hmac.compare_digest(self._secret, other._secret)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-def write_private(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically with mode 0600, replacing any old file.
-
-    The temporary file is created with ``O_EXCL`` and mode 0600 from the start, so no
-    reader ever sees a partial file or a wider mode.
-    """
-    tmp = f"{path}.{secrets.token_hex(6)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    fd = os.open(tmp, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
-    try:
-        try:
-            os.fchmod(fd, 0o600)  # the umask can only narrow it; be explicit anyway
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def install_owner_token(socket_path: str) -> OwnerToken:
-    """Daemon start-up: create a fresh owner token and write it beside the socket."""
-    token = OwnerToken.create()
-    token.write(token_path(socket_path))
-    return token
-
-
-def remove_owner_token(socket_path: str) -> None:
-    """Daemon shutdown: remove the token file (absent is fine)."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(token_path(socket_path))
+_MIDDLE: frozenset[str] = frozenset(GRANTS[2:-1])
 
 
 def grants_for_connection(
     connection_info: ConnectionInfo,
     token: OwnerToken | None,
-    issued: TokenStore | None = None,
+    issued: IssuedTokens | None = None,
 ) -> Container[str]:
-    """The grants a connection holds: all seven with the owner token in ``hello.auth``, an
-    issued token's live set with one from ``issued`` (rfcs/0005 §7.4), else the floor."""
+    """The grants a connection holds: all seven with the owner token in ``hello.auth``, what
+    ``issued`` gives for any other token text (an issued token's live set, rfcs/0005 §7.4),
+    else the floor."""
     auth = connection_info.hello.get("auth")
-    if not isinstance(auth, Mapping):
+    if not isinstance(auth, dict):
         return PUBLIC_GRANTS
     presented = auth.get("token")
     if token is not None and token.matches(presented):
         return ALL_GRANTS
-    if issued is not None and isinstance(presented, str) and presented.startswith("vt1_"):
+    if issued is not None and isinstance(presented, str):
         return issued.grants_for(presented)
     return PUBLIC_GRANTS
 

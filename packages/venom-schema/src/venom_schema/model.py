@@ -2,7 +2,7 @@
 
 The model is plain JSON data, with every default expanded: `venom_schema.manifest` builds it,
 `venom_schema.canonical` hashes it, the cache beside a manifest stores it as JSON and the CLI
-reads it back (`venom_proto.conventions.load_model`) with no conversion at all. These
+reads it back (`venom_proto.model_cache.load_model`) with no conversion at all. These
 TypedDicts describe that data to the type checker and cost nothing at run time. That is why they
 are TypedDicts and not dataclasses: the CLI's verb-call path loads the cached model on every
 call and imports no typing machinery, so the modules on that path import this one only while

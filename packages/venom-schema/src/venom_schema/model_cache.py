@@ -1,46 +1,29 @@
-"""The normalized model cached as JSON next to a manifest, for the light CLI path.
+"""Compile a manifest into the normalized-model cache beside it, when the cache is stale.
 
-``compile_model`` (build side) validates ``verbs.zon`` and writes ``verbs.model.json`` only when
-stale. The cache file is the normalized model itself plus one ``"$cache"`` member holding the
-digest and the staleness key; it is read back, at run time, by
-`venom_proto.conventions.load_model` (the model without that member) and
-`venom_proto.conventions.load_cache_info` (the member), on the standard library alone.
+The cache file's format (its path, its JSON, its staleness key, its atomic write and its
+readers) is `venom_proto.model_cache`'s alone; this module is the build step that needs the
+schema: it computes the key over the manifest and the bundle declarations, validates the
+manifest, digests the model and hands the result to `venom_proto.model_cache`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from venom_proto.conventions import CACHE_KEY
+from venom_proto import model_cache
 from venom_schema.model import Model
 
-__all__ = ("CACHE_KEY", "compile_model", "default_cache_path")
-
-_CACHE_FORMAT: Final = 1
+__all__ = ("compile_model",)
 
 
-def default_cache_path(manifest_path: str | os.PathLike[str]) -> Path:
-    """``verbs.zon`` -> ``verbs.model.json`` in the same directory."""
-    path = Path(manifest_path)
-    return path.with_name(path.stem + ".model.json")
-
-
-def _staleness_key(manifest_bytes: bytes, bundles: Sequence[str]) -> str:
+def _bundle_declarations(bundles: Sequence[str]) -> bytes:
     from venom_schema.canonical import canonical_json
     from venom_schema.manifest._bundles import bundle_verbs
 
-    # The bundles are part of the model: a venom-schema upgrade that changes them must
-    # invalidate caches even when verbs.zon is unchanged.
-    hasher = hashlib.sha256(manifest_bytes)
-    bundle_json = canonical_json(_jsonable(bundle_verbs(bundles)))
-    hasher.update(b"\0" + bundle_json)
-    return f"{_CACHE_FORMAT}:{hasher.hexdigest()}"
+    return canonical_json(_jsonable(bundle_verbs(list(bundles))))
 
 
 def _jsonable(value: Any) -> Any:
@@ -67,8 +50,9 @@ def compile_model(
 ) -> Model:
     """Validate the manifest and (re)write the cache if stale; returns the normalized model.
 
-    The cache is fresh when its key (hash of the manifest bytes and the bundle declarations)
-    matches; the write is atomic (temporary file + rename). Raises what ``load_manifest`` raises.
+    The cache (default: `venom_proto.model_cache.cache_path` of the manifest) is fresh when
+    its key, a hash of the manifest bytes and the bundle declarations, matches; the write is
+    `venom_proto.files.write_atomic`'s. Raises what ``load_manifest`` raises.
     """
     from venom_schema.canonical import digest
     from venom_schema.manifest import DEFAULT_BUNDLES, validate_manifest
@@ -76,44 +60,12 @@ def compile_model(
 
     chosen = tuple(DEFAULT_BUNDLES if bundles is None else bundles)
     source = os.fspath(manifest_path)
-    target = Path(cache_path) if cache_path is not None else default_cache_path(source)
+    target = model_cache.cache_path(source) if cache_path is None else cache_path
     data = Path(source).read_bytes()
-    key = _staleness_key(data, chosen)
-    try:
-        cached = _read_json(target)
-    except ValueError:
-        cached = None  # a corrupt cache is just stale
-    if cached is not None and cached.get(CACHE_KEY, {}).get("key") == key:
-        return _strip(cached)
+    key = model_cache.staleness_key(data, _bundle_declarations(chosen))
+    cached: Model | None = model_cache.load_fresh(target, key)
+    if cached is not None:
+        return cached
     model = validate_manifest(parse_zon(data, source), source=source, bundles=chosen)
-    document = dict(model)
-    document[CACHE_KEY] = {"key": key, "digest": digest(model), "bundles": list(chosen)}
-    _write_atomic(target, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    model_cache.write_model_cache(target, model, key=key, digest=digest(model), bundles=chosen)
     return model
-
-
-def _strip(document: dict[str, Any]) -> Model:
-    model: Model = {key: value for key, value in document.items() if key != CACHE_KEY}  # type: ignore[assignment]
-    return model
-
-
-def _read_json(path: Path) -> dict[str, Any] | None:
-    try:
-        with path.open("rb") as handle:
-            document = json.load(handle)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise ValueError(f"{path}: unreadable model cache: {exc}") from exc
-    return document if isinstance(document, dict) else None
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise

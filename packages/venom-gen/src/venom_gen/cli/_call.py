@@ -9,7 +9,9 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 from __future__ import annotations
 
 from venom_proto import VenomError
-from venom_proto.conventions import client_auth, env_var, owner_auth
+from venom_proto.conventions import client_auth, env_var
+from venom_proto.owner_token import owner_auth
+from venom_schema.grants import PUBLIC_GRANTS
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
@@ -174,7 +176,7 @@ def call_daemon(
 
     auth = client_auth(out.tool, socket_path, environ)
     client = hello(auth)
-    if auth is None and verb["grant"] not in ("none", "read") and not remote(socket_path):
+    if auth is None and verb["grant"] not in PUBLIC_GRANTS and not remote(socket_path):
         # No token when we looked, one now that hello is answered: this connection started
         # the daemon (socket activation), which wrote it before serving us. Say hello again
         # as the owner rather than fail a call the owner may make (rfcs/0001 §12).

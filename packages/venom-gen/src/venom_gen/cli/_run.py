@@ -13,7 +13,8 @@ import os
 import sys
 
 from venom_proto import VenomError
-from venom_proto.conventions import load_model, resolve_socket_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.model_cache import load_model
 from venom_schema.surfaces import shown_on
 
 from ._argv import ArgvError, parse_argv, wants_json
@@ -70,7 +71,7 @@ def _print_version(
     if not out.json:
         out.text(f"{model['tool']} {version}")
         return 0
-    from venom_proto.conventions import load_cache_info
+    from venom_proto.model_cache import load_cache_info
 
     # The digest compiled with the model (what doctor compares with hello.schema).
     schema = load_cache_info(model_path).get("digest")

@@ -16,15 +16,12 @@ import anyio
 
 from venom_gen._doctor_checks import config_check, doctor_report, filesystem_checks
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, VerbHandler
-from venom_proto.conventions import env_var, load_cache_info, load_model, resolve_socket_path
+from venom_proto.conventions import env_var, resolve_socket_path
+from venom_proto.model_cache import load_cache_info, load_model
+from venom_proto.owner_token import OwnerToken, install_owner_token, remove_owner_token
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.canonical import canonical_json
-from venom_schema.grants import (
-    OwnerToken,
-    grants_for_connection,
-    install_owner_token,
-    remove_owner_token,
-)
+from venom_schema.grants import grants_for_connection
 from venom_schema.model import JsonObject, Model
 from venom_schema.registry import RegistryError, build_verbs
 

@@ -3,7 +3,7 @@
 The file is TOML at ``$XDG_CONFIG_HOME/<tool>/config.toml`` (``~/.config`` when unset;
 ``<TOOL>_CONFIG`` overrides the path), checked against the product's configuration descriptor
 (a format-1 object descriptor). It is read only if it is a regular file of at most
-`MAX_CONFIG_BYTES` (`files.read_regular`) and written by rename (`files.write_atomic`), so a
+`MAX_CONFIG_BYTES` (`venom_proto.files.read_regular`) and written by rename (`write_atomic`), so a
 full disk or a crash leaves the old file intact. Every verb that touches the file does so in a
 worker thread: the event loop never waits on the file system.
 """
@@ -22,17 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from venom_proto import VenomError
 from venom_proto.conventions import env_var
+from venom_proto.files import FileRefused, read_regular, remove_stale, write_atomic
+from venom_proto.paths import config_home
+from venom_proto.stdjson import std_dumps
 from venom_schema.model import Descriptor, JsonObject
 from venom_schema.runtime import compile_descriptor
 
-from .files import (
-    MAX_CONFIG_BYTES,
-    FileRefused,
-    FileWorkers,
-    read_regular,
-    remove_stale,
-    write_atomic,
-)
+from .files import MAX_CONFIG_BYTES, FileWorkers
 from .finish import finish
 from .toml_edit import edit_or_rewrite
 
@@ -62,12 +58,7 @@ def config_path(tool: str, environ: Mapping[str, str] = os.environ) -> Path:
     override = environ.get(env_var(tool, "CONFIG"))
     if override:
         return Path(override)
-    base = environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / tool / "config.toml"
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return Path(config_home(environ)) / tool / "config.toml"
 
 
 def _problem(err: VenomError) -> dict[str, str]:
@@ -253,9 +244,9 @@ class ConfigStore:
         """``config.get``: the effective value of ``key``, or the whole configuration."""
         key = params.get("key", "")
         if not key:
-            return {"key": "", "value": _compact(self.effective)}
+            return {"key": "", "value": std_dumps(self.effective).decode()}
         self._field(key)
-        return {"key": key, "value": _compact(self._lookup(key))}
+        return {"key": key, "value": std_dumps(self._lookup(key)).decode()}
 
     async def set(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.set``: write ``key`` to the file and apply it, or change nothing."""
@@ -267,7 +258,7 @@ class ConfigStore:
                 self.effective = await self._workers.run(partial(self._set_file, key, given))
 
         await finish(write_and_apply())  # once written, applied even if the caller is gone
-        return {"key": key, "value": _compact(self._lookup(key))}
+        return {"key": key, "value": std_dumps(self._lookup(key)).decode()}
 
     async def check(self, call: Call, params: JsonObject) -> JsonObject:
         """``config.check``: validate the file without applying it."""
@@ -300,7 +291,7 @@ class ConfigStore:
 
         schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
         schema.update(type_schema(self.descriptor))
-        return {"schema": _compact(schema)}
+        return {"schema": std_dumps(schema).decode()}
 
 
 def _diff(a: Any, b: Any, prefix: str = "") -> list[str]:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from venom_proto import encode_item
+from venom_proto.stdjson import std_dumps
 
 from .globs import Matcher, compile_globs
 
@@ -93,10 +94,6 @@ def _default(value: Any) -> Any:
     raise TypeError(f"a {type(value).__name__} is not JSON")
 
 
-def _compact(value: Any) -> str:
-    return _dumps(value).decode()
-
-
 def _charge(size: int, ascii_: bool) -> int:
     # A str takes up to 4 bytes a character in memory, and a character is at least one byte.
     return (size if ascii_ else 4 * size) + _ENTRY_COST
@@ -121,14 +118,14 @@ _SEQ, _TYPE_, _TIME, _DATA, _ITEM = range(5)
 
 
 def _gap(seq: int, *, after: int) -> dict[str, Any]:
-    data = _compact({"after": after, "next": seq + 1})
+    data = std_dumps({"after": after, "next": seq + 1}).decode()
     return {"seq": seq, "type": GAP, "time": _rfc3339(_time()), "data": data}
 
 
 def _marker(
     item: Mapping[str, Any], type_: str, reason: str, size: int, limit: int
 ) -> dict[str, Any]:
-    data = _compact({"type": type_, "reason": reason, "size": size, "limit": limit})
+    data = std_dumps({"type": type_, "reason": reason, "size": size, "limit": limit}).decode()
     return {"seq": item["seq"], "type": TRUNCATED, "time": item["time"], "data": data}
 
 

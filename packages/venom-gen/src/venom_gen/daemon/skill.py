@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from venom_proto import VenomError
+from venom_proto.files import FileRefused, read_regular, remove_stale, write_atomic
 from venom_schema.model import JsonObject, Model
 
-from .files import FileRefused, FileWorkers, read_regular, remove_stale, write_atomic
+from .files import FileWorkers
 
 if TYPE_CHECKING:
     from venom_proto import Call

@@ -1,9 +1,9 @@
 """The ``token.issue``, ``token.list`` and ``token.revoke`` verbs (rfcs/0005 §7), owner only.
 
-The store is `venom_schema.tokens.TokenStore`; this module adapts it to the daemon's verbs.
+The store is `venom_gen.token_store.TokenStore`; this module adapts it to the daemon's verbs.
 A token's text appears in ``token.issue``'s result and nowhere else: never in a log line.
 
-The store file is written as ``config.toml`` is (`venom_gen.daemon.files`): in a file worker,
+The store file is written as ``config.toml`` is (`venom_proto.files`): in a file worker,
 never on the event loop, atomically by rename with mode 0600, through a locked temporary file
 that a later start removes if a killed daemon left it. One lock serializes the changes, so
 parallel ``token.issue`` and ``token.revoke`` calls each land in the file and none is lost.
@@ -14,24 +14,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import anyio
 
+from venom_gen.token_store import MAX_STORE_BYTES, TokenStore, rfc3339, store_path
 from venom_proto import VenomError
-from venom_schema.tokens import MAX_STORE_BYTES, TokenStore, rfc3339, store_path
 
-from .files import FileWorkers, remove_stale, write_atomic
+from .files import FileWorkers
 
 if TYPE_CHECKING:
     from venom_proto import Call
     from venom_schema.model import JsonObject
 
-__all__ = ("TEMP_PREFIX", "TokenVerbs")
-
-#: Temporary files beside ``tokens.json`` are ``.tokens.<16 hex digits>.tmp``.
-TEMP_PREFIX = ".tokens."
+__all__ = ("TokenVerbs",)
 
 
 class TokenVerbs:
@@ -41,11 +37,10 @@ class TokenVerbs:
         # Read once at start-up, before the daemon serves; the read cannot block (a FIFO, a
         # huge file and a symlink are refused) and is bounded by MAX_STORE_BYTES.
         self.store = TokenStore(store_path(tool, environ))
-        self._path = Path(self.store.path)
         self._log = logging.getLogger(tool)
         self._workers = FileWorkers()
         self._lock = anyio.Lock()
-        remove_stale(self._path.parent, TEMP_PREFIX)  # left by a daemon killed mid-write
+        self.store.remove_stale()  # left by a daemon killed mid-write
         if self.store.problem is not None:
             self._log.warning(
                 "ignoring the token store %s: %s; no issued token is valid until it is fixed "
@@ -61,10 +56,6 @@ class TokenVerbs:
             {"path": self.store.path, "reason": reason},
         )
 
-    def _write(self, data: bytes) -> None:
-        self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        write_atomic(self._path, data, 0o600, prefix=TEMP_PREFIX)
-
     async def _commit(self, undo: Callable[[], None]) -> None:
         """Save the store as it is now, or undo the staged change and raise ``failed.write``.
 
@@ -76,7 +67,7 @@ class TokenVerbs:
             if len(data) > MAX_STORE_BYTES:  # unreachable with MAX_TOKENS entries; kept bounded
                 raise self._failed(f"the store would exceed {MAX_STORE_BYTES} bytes")
             with anyio.CancelScope(shield=True):
-                await self._workers.run(partial(self._write, data))
+                await self._workers.run(partial(self.store.write, data))
         except OSError as exc:
             undo()
             raise self._failed(str(exc.strerror or exc)) from exc

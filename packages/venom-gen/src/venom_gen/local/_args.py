@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from venom_gen.cli import Invocation, build_tree, parse_argv
-from venom_proto.conventions import load_model
+from venom_proto.model_cache import load_model
 
 if TYPE_CHECKING:
     from venom_gen.product import Product

@@ -8,8 +8,8 @@ and exits 4 without opening the socket. Otherwise it writes the bytes it read, u
 the daemon and copies both ways until either side closes, interpreting nothing.
 
 It is on the path of every remote connection, so it imports only ``os``, ``select``,
-``_socket``, the stdlib JSON codec, the CLI's flag reader (loaded with the binary already) and,
-for an issued token, the token store.
+``_socket``, `venom_proto.files`, the stdlib JSON codec, the CLI's flag reader (loaded with the
+binary already) and, for an issued token, the token store.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from typing import TYPE_CHECKING
 
 from venom_gen.cli import flag_value
 from venom_proto import VenomError
-from venom_proto.conventions import read_owner_token, resolve_socket_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.files import write_all
+from venom_proto.owner_token import OwnerToken, read_owner_token
 from venom_proto.stdjson import std_dumps, std_loads
 
 if TYPE_CHECKING:
@@ -112,12 +114,10 @@ def _token_state(token: object, socket_path: str, tool: str, environ: Mapping[st
     """``active`` for the owner token or an active issued one; else why not (rfcs/0006 §2.2)."""
     if not isinstance(token, str) or not token:
         return "no_token"
-    import hmac
-
     owner = read_owner_token(socket_path)
-    if owner is not None and hmac.compare_digest(token.encode(errors="replace"), owner.encode()):
+    if owner is not None and OwnerToken(owner).matches(token):
         return "active"
-    from venom_schema.tokens import check_token, is_issued_token, store_path
+    from venom_gen.token_store import check_token, is_issued_token, store_path
 
     if not is_issued_token(token):
         return "unknown_token"
@@ -181,16 +181,6 @@ def _connect(path: str) -> _socket.socket:
     return sock
 
 
-def _write_all(fd: int, data: bytes | bytearray) -> None:
-    """Blocking-style write of everything to a possibly non-blocking ``fd``."""
-    view = memoryview(data)
-    while view:
-        try:
-            view = view[os.write(fd, view) :]
-        except BlockingIOError:
-            select.select([], [fd], [])
-
-
 def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
     """Copy stdin -> socket and socket -> stdout until the daemon or the client is gone.
 
@@ -239,7 +229,7 @@ def _pump(sock: _socket.socket, to_sock: bytearray) -> None:
                     except BlockingIOError:
                         continue
                     if not chunk:
-                        _write_all(1, to_out)  # the daemon's last words reach the client
+                        write_all(1, to_out)  # the daemon's last words reach the client
                         return
                     to_out += chunk
 
@@ -284,7 +274,7 @@ def run_bridge(product: Product, argv: list[str], environ: Mapping[str, str] = o
     except _Refusal as refusal:
         binary = bool(buf) and buf[0] == _BINARY
         with contextlib.suppress(OSError):
-            _write_all(1, _encode(binary, refusal.request_id, refusal.error))
+            write_all(1, _encode(binary, refusal.request_id, refusal.error))
         sys.stderr.write(f"{tool} bridge: {refusal.error.message} ({refusal.error.code})\n")
         return refusal.error.exit_code
     saved = {fd: _nonblocking(fd) for fd in (0, 1)}

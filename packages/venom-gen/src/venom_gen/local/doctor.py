@@ -12,7 +12,8 @@ from venom_gen._doctor_checks import Check, doctor_report, filesystem_checks, re
 from venom_gen.cli import flag_value
 from venom_gen.cli._output import printable
 from venom_proto import SyncClient, VenomError
-from venom_proto.conventions import client_auth, load_cache_info, resolve_socket_path
+from venom_proto.conventions import client_auth, resolve_socket_path
+from venom_proto.model_cache import load_cache_info
 
 if TYPE_CHECKING:
     from venom_gen.product import Product

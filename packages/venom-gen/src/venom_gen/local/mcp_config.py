@@ -80,7 +80,7 @@ def merge_entry(path: str, key: str, name: str, entry: Mapping[str, Any]) -> Non
     these files). Raises ``invalid_params.config_file`` for a file that is not a JSON object
     with an object at ``key``, ``failed.write`` when it cannot be written.
     """
-    from venom_gen._files import FileRefused, read_regular, write_atomic
+    from venom_proto.files import FileRefused, read_regular, write_atomic
 
     target = Path(os.path.realpath(path))
     try:

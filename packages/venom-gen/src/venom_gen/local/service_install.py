@@ -17,6 +17,7 @@ from venom_gen.local._args import parsed, print_json, refuse
 from venom_gen.local.mcp_config import self_command
 from venom_gen.render.service import launchd_label, service_files
 from venom_proto import VenomError
+from venom_proto.paths import config_home
 
 if TYPE_CHECKING:
     from venom_gen.product import Product
@@ -29,8 +30,7 @@ def _default_dir(manager: str, environ: Mapping[str, str]) -> Path:
     home = Path(environ.get("HOME") or os.path.expanduser("~"))
     if manager == "launchd":
         return home / "Library" / "LaunchAgents"
-    config = environ.get("XDG_CONFIG_HOME") or str(home / ".config")
-    return Path(config) / "systemd" / "user"
+    return Path(config_home(environ)) / "systemd" / "user"
 
 
 def _next_step(model: Model, manager: str, directory: Path) -> str:
@@ -54,7 +54,7 @@ def install_service(
     Nothing is written unless every file is new, already identical, or ``force`` is given
     (``conflict.service_exists``); each file is replaced atomically, mode 0644.
     """
-    from venom_gen._files import FileRefused, read_regular, write_atomic
+    from venom_proto.files import FileRefused, read_regular, write_atomic
 
     files = service_files(model, command)
     wanted = {

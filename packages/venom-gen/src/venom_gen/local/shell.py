@@ -128,18 +128,15 @@ def run_man(product: Product, rest: list[str]) -> int:
 
 def default_man_dir(environ: Mapping[str, str]) -> Path:
     """``$XDG_DATA_HOME/man/man1``, else ``~/.local/share/man/man1`` (man-db searches it)."""
-    data_home = environ.get("XDG_DATA_HOME", "")
-    if data_home and os.path.isabs(data_home):
-        return Path(data_home) / "man" / "man1"
-    return (
-        Path(environ.get("HOME") or os.path.expanduser("~")) / ".local" / "share" / "man" / "man1"
-    )
+    from venom_proto.paths import data_home
+
+    return Path(data_home(environ)) / "man" / "man1"
 
 
 def _install(pages: Path, target: Path) -> tuple[int, int]:
     # The atomic writer the daemon uses too: never a half-written page, never through a link, and no
     # temporary file left behind when a write fails.
-    from venom_gen._files import write_atomic
+    from venom_proto.files import write_atomic
 
     sources = sorted(pages.glob("*.1"))
     try:

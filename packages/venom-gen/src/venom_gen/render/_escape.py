@@ -6,9 +6,10 @@ these functions; nothing user-supplied is ever emitted raw.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
+
+from venom_proto.stdjson import std_dumps
 
 __all__ = (
     "code_fence",
@@ -99,8 +100,9 @@ def sh_quote(word: str) -> str:
 
 
 def json_compact(value: Any) -> str:
-    """Compact, key-order-preserving JSON with UTF-8 text kept (the CLI's output style)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    """Compact, key-order-preserving JSON with UTF-8 text kept (the CLI's output style): the
+    one compact encoder, `venom_proto.stdjson.std_dumps`."""
+    return std_dumps(value).decode()
 
 
 _YAML_NAMED = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}

@@ -7,6 +7,7 @@ from typing import Any
 
 from venom_gen.render._views import GenerationError, cli_spelling, mcp_name
 from venom_proto.conventions import mcp_name as encoded_name
+from venom_schema.grants import PUBLIC_GRANTS
 from venom_schema.model import Descriptor, Field, Model, Verb
 from venom_schema.surfaces import verbs_on
 
@@ -36,7 +37,7 @@ STREAM_LIMIT_SENTENCE = (
 
 
 #: Grants every local caller holds (rfcs/0005 §2): their verbs are annotated ``readOnlyHint``.
-READ_ONLY_GRANTS: frozenset[str] = frozenset({"none", "read"})
+READ_ONLY_GRANTS: frozenset[str] = PUBLIC_GRANTS
 
 #: Tool names longer than this are refused by common MCP hosts; generation warns past it.
 HOST_NAME_MAX_BYTES = 64

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import errno
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -15,7 +15,8 @@ from typing import Any, Self
 
 from venom_gen.product import Product, resolve
 from venom_proto import AsyncClient, SyncClient
-from venom_proto.conventions import resolve_socket_path, token_path
+from venom_proto.conventions import resolve_socket_path
+from venom_proto.owner_token import read_owner_token, token_path
 
 from ._dirs import PrivateDirs
 from ._mcp_peer import McpPeer
@@ -169,7 +170,7 @@ class DaemonProcess:
                 probe.connect(self.socket)
             except OSError:
                 return False
-        has_token = os.path.exists(token_path(self.socket))
+        has_token = read_owner_token(self.socket) is not None
         if self.token_at_first_connect is None:
             self.token_at_first_connect = has_token
         return has_token or not self.owner_token
@@ -243,8 +244,10 @@ class DaemonProcess:
 
     def token(self) -> str:
         """The owner token beside the socket (rfcs/0005 §3)."""
-        with open(token_path(self.socket), encoding="ascii") as f:
-            return f.read().strip()
+        token = read_owner_token(self.socket)
+        if token is None:
+            raise FileNotFoundError(errno.ENOENT, "no owner token", token_path(self.socket))
+        return token
 
     def _auth(self, owner: bool) -> dict[str, Any] | None:
         return {"token": self.token()} if owner else None

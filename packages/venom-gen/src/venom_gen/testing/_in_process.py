@@ -12,7 +12,7 @@ import anyio
 from venom_gen.daemon import App
 from venom_gen.product import Product, resolve
 from venom_proto import Server, VenomError, VerbHandler
-from venom_schema.grants import OwnerToken
+from venom_proto.owner_token import OwnerToken
 
 from ._dirs import PrivateDirs
 from ._fake_call import FakeCall

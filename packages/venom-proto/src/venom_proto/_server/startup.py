@@ -11,57 +11,23 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import socket
 import stat
 from collections.abc import Callable
 
 from venom_proto._core.errors import VenomError
-from venom_proto.conventions import lock_path
+from venom_proto.daemon_lock import acquire_lock, lock_path, write_pid
 from venom_proto.paths import check_path_length, open_runtime_dir
 
 __all__ = (
     "Listener",
-    "acquire_lock",
     "adopt_listener",
     "bind_listener",
     "check_passed_socket",
     "remove_stale_socket",
     "start_listening",
 )
-
-
-def acquire_lock(name: str, dir_fd: int, shown: str) -> int:
-    """Open and ``flock`` the lock file ``name`` in ``dir_fd`` (step 2; never via a symlink).
-
-    A live daemon gives ``conflict.already_running``. Returns the open descriptor, which holds
-    the lock until it is closed (or the process dies). ``shown`` is the path for messages.
-    """
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-    try:
-        fd = os.open(name, flags, 0o600, dir_fd=dir_fd)
-    except OSError as exc:
-        raise VenomError(
-            "failed.lock", f"cannot open lock file {shown}: {exc.strerror}", {"lock": shown}
-        ) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise VenomError("failed.lock", f"{shown} is not a regular file", {"lock": shown})
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        os.close(fd)
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise VenomError(
-                "conflict.already_running", "another daemon holds the lock", {"lock": shown}
-            ) from None
-        raise VenomError(
-            "failed.lock", f"cannot lock {shown}: {exc.strerror}", {"lock": shown}
-        ) from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def remove_stale_socket(name: str, dir_fd: int, shown: str) -> None:
@@ -161,11 +127,6 @@ class Listener:
         self._lock_fd = self._dir_fd = -1
 
 
-def _write_pid(fd: int) -> None:
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-
-
 def start_listening(
     path: str, backlog: int = 1024, on_locked: Callable[[str], object] | None = None
 ) -> Listener:
@@ -208,7 +169,7 @@ def _start(path: str, backlog: int, on_locked: Callable[[str], object] | None) -
         raise
     listener = Listener(path, sock, dir_fd, lock_fd, lock_file)
     try:
-        _write_pid(lock_fd)
+        write_pid(lock_fd)
     except OSError:
         listener.close()
         raise
@@ -301,7 +262,7 @@ def _adopt(path: str, fds: list[int], on_locked: Callable[[str], object] | None)
         try:
             if on_locked is not None:
                 on_locked(path)
-            _write_pid(lock_fd)
+            write_pid(lock_fd)
         except BaseException:
             os.close(lock_fd)
             os.close(dir_fd)

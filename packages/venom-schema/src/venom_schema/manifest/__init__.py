@@ -10,10 +10,10 @@ and ``SHARED_NAMES`` (wire name -> bundle) read them on first use (PEP 562).
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from venom_schema.grants import GRANTS
 from venom_schema.manifest._bundles import DEFAULT_BUNDLES, bundles_by_name, shared_names
 from venom_schema.manifest._errors import ManifestError
 from venom_schema.manifest._validate_root import load_manifest, validate_manifest
-from venom_schema.manifest._validate_verbs import GRANTS
 
 __all__ = (
     "BUNDLES",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final, cast
 
 from venom_proto.conventions import WIRE_NAME_PATTERN, is_wire_name
+from venom_schema.grants import GRANTS, PUBLIC_GRANTS
 from venom_schema.manifest._bundles import BUNDLE_NAMES
 from venom_schema.manifest._errors import Problems
 from venom_schema.manifest._raw import (
@@ -23,8 +24,6 @@ from venom_schema.zon._values import ZON_EMPTY, ZonValue
 
 __all__ = ("GRANTS", "validate_verb")
 
-#: RFC-0004 §2, weakest first.
-GRANTS: Final = ("none", "read", "write", "respond", "files", "spawn", "admin")
 VERB_MEMBERS: Final = (
     "name",
     "summary",
@@ -39,8 +38,6 @@ VERB_MEMBERS: Final = (
     "examples",
 )
 BUNDLE_MEMBERS: Final = ("shared", "dispatch")
-#: Grants every caller holds (rfcs/0005 §2): a verb needing one of them changes nothing.
-READ_ONLY: Final = ("none", "read")
 _DISPATCH: Final = ("transport", "local")
 
 
@@ -118,7 +115,7 @@ def _validate_destructive(
     value = expect_bool(raw, f"{path}.destructive", problems)
     if value is None:
         return
-    if grant in READ_ONLY:
+    if grant in PUBLIC_GRANTS:  # every caller holds it: the verb changes nothing
         problems.add(
             f"{path}.destructive",
             f"only allowed on a verb that changes state (grant {grant!r} is read-only)",

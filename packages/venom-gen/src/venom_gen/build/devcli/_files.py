@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
+
+from venom_proto.files import write_atomic
 
 __all__ = ("DIFF_LINES", "Drift", "WriteReport", "find_drift", "find_extras", "write_files")
 
@@ -110,8 +113,17 @@ def find_extras(root: Path, subdirs: Iterable[str], files: Iterable[Path]) -> li
     return extras
 
 
+def _mode(path: Path) -> int:
+    """A replaced file keeps its mode; a new one is 0644, as a checkout gives it."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        return 0o644
+
+
 def write_files(files: Mapping[Path, str], *, remove: Iterable[Path] = ()) -> WriteReport:
-    """Write the files whose bytes differ (so unchanged files keep their mtime); remove others."""
+    """Write the files whose bytes differ (so unchanged files keep their mtime), each with the
+    one atomic writer (`venom_proto.files.write_atomic`); remove others."""
     written: list[Path] = []
     unchanged = 0
     for path, text in sorted(files.items()):
@@ -120,7 +132,7 @@ def write_files(files: Mapping[Path, str], *, remove: Iterable[Path] = ()) -> Wr
             unchanged += 1
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        write_atomic(path, data, _mode(path))
         written.append(path)
     removed = tuple(remove)
     for path in removed:

@@ -29,8 +29,8 @@ from venom_gen.build.devcli._source import (
     resolve_declaration,
 )
 from venom_gen.build.zon_export import exported_zon
+from venom_proto.model_cache import cache_path
 from venom_schema.grants import GRANTS
-from venom_schema.model_cache import default_cache_path
 
 __all__ = (
     "all_",
@@ -156,7 +156,7 @@ def model(
     check: CheckOpt = False,
 ) -> None:
     """The verbs.model.json cache the generated CLI reads (next to MANIFEST by default)."""
-    target = default_cache_path(manifest)
+    target = Path(cache_path(manifest))
     if out is not None:
         target = out / target.name
     sync({target: model_cache_text(manifest)}, check=check)
@@ -184,7 +184,7 @@ def all_(
     files = {out / name: text for name, text in artifacts.all_artifacts(loaded.model).items()}
     extras = find_extras(out, artifacts.SUBDIRS, files)
     if loaded.manifest is not None:
-        files[default_cache_path(loaded.manifest)] = model_cache_text(loaded.manifest)
+        files[Path(cache_path(loaded.manifest))] = model_cache_text(loaded.manifest)
     else:
         say("venom-gen: no model cache for a --python declaration (it is keyed on verbs.zon)")
     sync(files, check=check, extras=extras, prune=prune)

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from venom_gen.render.catalog import HOST_NAME_MAX_BYTES, long_tool_names
+from venom_proto.model_cache import cache_path
 from venom_schema.manifest import load_manifest
 from venom_schema.model import Model
-from venom_schema.model_cache import compile_model, default_cache_path
+from venom_schema.model_cache import compile_model
 
 if TYPE_CHECKING:
     from venom_schema.declare import Declaration
@@ -138,6 +139,6 @@ def resolve_declaration(spec: str) -> Declaration:
 def model_cache_text(manifest: Path) -> str:
     """The exact text ``compile_model`` writes for ``manifest`` (compiled in a scratch dir)."""
     with tempfile.TemporaryDirectory(prefix="venom-gen-") as scratch:
-        target = Path(scratch) / default_cache_path(manifest).name
+        target = Path(scratch) / Path(cache_path(manifest)).name
         compile_model(manifest, target)
         return target.read_bytes().decode("utf-8")

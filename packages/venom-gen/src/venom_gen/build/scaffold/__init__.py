@@ -17,6 +17,7 @@ from typing import Final
 
 from venom_gen.build.artifacts import all_artifacts
 from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name
+from venom_proto.model_cache import cache_path
 from venom_schema.model_cache import compile_model
 
 __all__ = (
@@ -144,7 +145,7 @@ def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: boo
     write(f"src/{module}/py.typed", "")
     package = root / "src" / module
     model = compile_model(package / "verbs.zon")
-    written.append(package / "verbs.model.json")
+    written.append(Path(cache_path(package / "verbs.zon")))
     for relative, text in all_artifacts(model).items():
         write(f"src/{module}/generated/{relative}", text)
     return written

@@ -2,9 +2,13 @@
 
 A token reads ``vt1_<id>_<secret>``: ``id`` is public (12 hex digits), ``secret`` is 32 random
 bytes as 64 hex digits. The store (``$XDG_STATE_HOME/<tool>/tokens.json``, mode 0600) keeps,
-per token, its name, grants, times and the SHA-256 of the secret, never the secret. The
-daemon holds a `TokenStore` and is the store's only writer; `check_token` is the read-only
-check ``<tool> bridge`` runs against the file for each connection.
+per token, its name, grants, times and the SHA-256 of the secret, never the secret.
+
+This module is the store file's one owner: its path, its JSON, its trust checks, its writes
+(by `venom_proto.files.write_atomic`). The daemon holds a `TokenStore` and is the store's only
+writer (its ``token.*`` verbs: `venom_gen.daemon.tokens`); `check_token` is the read-only
+check ``<tool> bridge`` runs against the file for each connection, which is why the module is
+not under `venom_gen.daemon` (importing that loads the whole daemon).
 """
 
 from __future__ import annotations
@@ -15,21 +19,22 @@ import json
 import os
 import re
 import secrets
-import stat
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from venom_proto import VenomError
-
-from .grants import write_private
+from venom_proto.files import FileRefused, read_regular, remove_stale, write_atomic
+from venom_proto.paths import state_home
+from venom_schema.grants import GRANTS, PUBLIC_GRANTS
 
 __all__ = (
     "ISSUABLE_GRANTS",
     "MAX_EXPIRES_IN",
     "MAX_STORE_BYTES",
     "MAX_TOKENS",
+    "TEMP_PREFIX",
     "TOKEN_PREFIX",
     "IssuedToken",
     "TokenGrants",
@@ -43,13 +48,16 @@ __all__ = (
 
 #: The prefix of every issued token's text (format 1).
 TOKEN_PREFIX = "vt1_"
-#: The grants an issued token may hold; ``admin`` stays the owner's (rfcs/0005 §7.1).
-ISSUABLE_GRANTS: tuple[str, ...] = ("read", "write", "respond", "files", "spawn")
+#: The grants an issued token may hold beyond ``none``; ``admin`` stays the owner's
+#: (rfcs/0005 §7.1).
+ISSUABLE_GRANTS: tuple[str, ...] = tuple(g for g in GRANTS if g not in {"none", "admin"})
 #: Entries the store keeps at most, revoked and expired ones included.
 MAX_TOKENS = 1024
 #: Longest ``expires_in``: ten years, in seconds.
 MAX_EXPIRES_IN = 315_360_000
-_FLOOR = frozenset({"none", "read"})
+_FLOOR = PUBLIC_GRANTS
+#: Temporary files beside ``tokens.json`` are ``.tokens.<16 hex digits>.tmp``.
+TEMP_PREFIX = ".tokens."
 _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TEXT = re.compile(r"vt1_([0-9a-f]{12})_([0-9a-f]{64})\Z")
 #: The largest store file read or written; 1024 entries take about 300 KiB (rfcs/0005 §7.3).
@@ -65,9 +73,7 @@ def rfc3339(epoch: float) -> str:
 
 def store_path(tool: str, environ: Mapping[str, str] | None = None) -> str:
     """``$XDG_STATE_HOME/<tool>/tokens.json``, with ``~/.local/state`` when it is unset."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, tool, "tokens.json")
+    return os.path.join(state_home(environ), tool, "tokens.json")
 
 
 def is_issued_token(text: object) -> bool:
@@ -194,38 +200,20 @@ def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
     """The store's entries, and why the file was not trusted (None when it was, or is absent).
 
     The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
-    else could write would let them mint grants. ``O_NONBLOCK`` keeps a FIFO with no writer
-    from holding the open, and at most `MAX_STORE_BYTES` + 1 bytes are read, whatever the file
-    claims its size is.
+    else could write would let them mint grants. `venom_proto.files.read_regular` checks that
+    without blocking on a FIFO and reads at most `MAX_STORE_BYTES` + 1 bytes, whatever the
+    file claims its size is.
     """
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
-        return [], None
-    except OSError as exc:
-        return [], f"cannot open it ({exc.strerror or exc}; a symlink is not followed)"
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return [], "it is not a regular file"
-        if st.st_uid != os.getuid() or st.st_mode & 0o077:
-            return [], f"it is owned by uid {st.st_uid} with mode {st.st_mode & 0o777:o}, not 600"
-        if st.st_size > MAX_STORE_BYTES:
-            return [], f"it is {st.st_size} bytes; the limit is {MAX_STORE_BYTES}"
-        chunks = []
-        left = MAX_STORE_BYTES + 1  # one byte more tells a file that grew past the limit
-        while left > 0 and (chunk := os.read(fd, min(left, 65536))):
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
-            return [], f"it is larger than the limit of {MAX_STORE_BYTES} bytes"
+        data = read_regular(path, MAX_STORE_BYTES, private=True)
+    except FileRefused as exc:
+        return [], str(exc)
     except OSError as exc:
         return [], f"cannot read it ({exc.strerror or exc})"
-    finally:
-        os.close(fd)
+    if data is None:
+        return [], None
     try:
-        document = json.loads(b"".join(chunks))
+        document = json.loads(data)
     except ValueError:
         return [], "it is not valid JSON"
     records = document.get("tokens") if isinstance(document, dict) else None
@@ -376,7 +364,10 @@ class TokenStore:
         return entry, undo
 
     def grants_for(self, text: str) -> TokenGrants | frozenset[str]:
-        """What a connection presenting ``text`` holds: the token's live set, or the floor."""
+        """What a connection presenting ``text`` holds: the token's live set, or the floor
+        (which says ``unknown`` for an issued token's text this store does not know)."""
+        if not is_issued_token(text):
+            return _FLOOR
         found = _TEXT.match(text)
         entry = None if found is None else self._by_id.get(found.group(1))
         if entry is None or found is None or not entry.matches(found.group(2)):
@@ -389,9 +380,17 @@ class TokenStore:
         return json.dumps(document, indent=1, sort_keys=True).encode() + b"\n"
 
     def save(self) -> None:
-        """Write the store atomically with mode 0600 (rfcs/0005 §7.3); this blocks.
+        """Write the entries held now to the file (`write`); this blocks."""
+        self.write(self.document())
 
-        The daemon does not call it: it writes `document` in a file worker (rfcs/0006).
+    def write(self, data: bytes) -> None:
+        """Write `document` bytes atomically with mode 0600 (rfcs/0005 §7.3); this blocks.
+
+        The daemon calls it in a file worker (rfcs/0006), never on its event loop.
         """
         os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-        write_private(self.path, self.document())
+        write_atomic(self.path, data, 0o600, prefix=TEMP_PREFIX)
+
+    def remove_stale(self) -> int:
+        """Remove temporary files a writer killed mid-write left beside the store."""
+        return remove_stale(os.path.dirname(self.path), TEMP_PREFIX)

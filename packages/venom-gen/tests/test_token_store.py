@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from venom_gen import token_store
+from venom_gen.token_store import ISSUABLE_GRANTS, TokenStore, check_token, store_path
 from venom_proto import VenomError
-from venom_schema.grants import check_grant
-from venom_schema.tokens import TokenStore, check_token, store_path
+from venom_proto.model_cache import load_model
+from venom_schema.grants import GRANTS, PUBLIC_GRANTS, check_grant
+
+ECHO_MODEL = Path(__file__).parents[2] / "venom-echo/src/venom_echo/verbs.model.json"
 
 
 @pytest.fixture
@@ -140,3 +144,30 @@ def test_list_view_has_no_secret(store: TokenStore) -> None:
     assert set(view) == {"name", "id", "grants", "created", "expires", "state"}
     assert view["grants"] == ["files", "read"]
     assert text not in json.dumps(view)
+
+
+def test_other_token_texts_hold_the_floor_with_no_reason(store: TokenStore) -> None:
+    """Only an issued token's text (``vt1_``) can be unknown; a wrong owner token is not one."""
+    held = store.grants_for("0" * 64)
+    assert held is PUBLIC_GRANTS
+    assert getattr(held, "reason", None) is None
+
+
+def test_the_store_takes_its_vocabulary_from_the_policy() -> None:
+    """The floor is the policy's; the issuable grants match what ``token.issue`` accepts."""
+    assert token_store._FLOOR is PUBLIC_GRANTS
+    assert set(ISSUABLE_GRANTS) == set(GRANTS) - {"none", "admin"}
+    (issue,) = [v for v in load_model(ECHO_MODEL)["verbs"] if v["name"] == "token.issue"]
+    (grants,) = [f for f in issue["params"] if f["name"] == "grants"]
+    assert tuple(grants["type"]["items"]["choices"]) == ISSUABLE_GRANTS
+
+
+def test_the_writer_and_the_reader_are_one_module(store: TokenStore) -> None:
+    """The store file's one owner writes it (`TokenStore.write`) and reads it (`check_token`,
+    `TokenStore` at load); a round trip keeps every entry."""
+    owners = {TokenStore.write.__module__, check_token.__module__, store_path.__module__}
+    assert owners == {token_store.__name__}
+    entry, text = store.issue("round", ["files"], 60)
+    again = TokenStore(store.path)
+    assert [e.to_record() for e in again] == [entry.to_record()]
+    assert check_token(text, store.path) == "active"
