@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from venom_proto.model_cache import staleness_key
 from venom_schema.canonical import digest
 from venom_schema.manifest import validate_manifest
 from venom_schema.model import Model
-from venom_schema.model_cache import _staleness_key
+from venom_schema.model_cache import _bundle_declarations
 from venom_schema.zon import ZonValue
 
 GOLDEN = Path(__file__).parent / "golden" / "bundles.model.json"
@@ -58,4 +59,4 @@ def test_bundles_compile_to_the_golden_model() -> None:
 def test_digest_and_cache_key_vectors(bundles: tuple[str, ...]) -> None:
     want_digest, want_key = VECTORS[bundles]
     assert digest(_empty_product(bundles)) == want_digest
-    assert _staleness_key(b"x", bundles) == want_key
+    assert staleness_key(b"x", _bundle_declarations(bundles)) == want_key
