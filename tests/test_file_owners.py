@@ -79,7 +79,8 @@ def test_every_owner_exists_and_holds_what_it_owns() -> None:
 
 
 def test_the_read_only_floor_is_one_object_wherever_it_is_used() -> None:
-    from venom_gen import catalog, token_store
+    from venom_gen import token_store
+    from venom_gen.render import catalog
     from venom_schema.grants import PUBLIC_GRANTS
 
     assert catalog.READ_ONLY_GRANTS is PUBLIC_GRANTS

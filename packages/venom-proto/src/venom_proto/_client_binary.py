@@ -31,7 +31,7 @@ from ._core.replies import invalid_reply
 if TYPE_CHECKING:
     from ._client_core import Dumps, Loads
 
-__all__ = ("BinaryClientCore",)
+__all__ = ("BinaryClientCore", "as_binary")
 
 
 class BinaryClientCore(ClientCore):
@@ -53,9 +53,6 @@ class BinaryClientCore(ClientCore):
     def start(self, params: dict[str, Any]) -> bytes:
         """The opening bytes: preamble ``0xF5`` and the HELLO frame."""
         return bytes((PREAMBLE_BINARY_V1,)) + encode_frame(HELLO, 0, self._dumps(params))
-
-    def binary(self) -> BinaryClientCore:
-        return self
 
     def open_stream(self) -> int:
         """A fresh client stream id (odd, never reused)."""
@@ -124,3 +121,10 @@ class BinaryClientCore(ClientCore):
             return self._loads(payload)
         except ValueError:
             raise invalid_reply("undecodable HELLO_OK") from None
+
+
+def as_binary(core: ClientCore) -> BinaryClientCore:
+    """``core`` as a binary core; ``RuntimeError`` on an NDJSON connection."""
+    if isinstance(core, BinaryClientCore):
+        return core
+    raise RuntimeError("frames need a binary connection (binary=True)")

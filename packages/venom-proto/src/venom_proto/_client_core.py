@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from typing import Any, TypeAlias
 
-    from ._client_binary import BinaryClientCore
-
     Loads: TypeAlias = Callable[[bytes], Any]
     Dumps: TypeAlias = Callable[[Any], bytes]
 
@@ -180,10 +178,6 @@ class ClientCore:
     def forget(self, id: int | str) -> None:
         """Stop tracking ``id``; its later replies are dropped."""
         self._pending.pop(id, None)
-
-    def binary(self) -> BinaryClientCore:
-        """This core as a binary one; ``RuntimeError`` on an NDJSON connection."""
-        raise RuntimeError("frames need a binary connection (binary=True)")
 
     @property
     def in_flight(self) -> frozenset[int | str]:

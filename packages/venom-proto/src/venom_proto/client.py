@@ -21,7 +21,7 @@ import anyio
 from anyio.abc import ByteStream, TaskGroup, TaskStatus
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from ._client_binary import BinaryClientCore
+from ._client_binary import BinaryClientCore, as_binary
 from ._client_core import raise_for
 from ._client_paths import (
     CONNECT_TIMEOUT,
@@ -376,15 +376,15 @@ class AsyncClient:
 
     def open_stream(self) -> int:
         """A fresh odd stream id for a stream this client opens (RFC-0002 5.1)."""
-        return self._core.binary().open_stream()
+        return as_binary(self._core).open_stream()
 
     async def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
         """Send one frame (binary connections only)."""
-        await self._send(self._core.binary().frame(type_, stream, payload))
+        await self._send(as_binary(self._core).frame(type_, stream, payload))
 
     async def receive_frame(self) -> Frame:
         """The next frame that is not a reply: tool frames, ERROR/CLOSE on a stream."""
-        self._core.binary()
+        as_binary(self._core)
         try:
             with anyio.fail_after(self._timeout):
                 return await self._frames_out.receive()

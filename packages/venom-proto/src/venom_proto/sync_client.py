@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
+    from ._client_binary import BinaryClientCore
     from ._core.frames import Frame
     from .ssh import SshChild
 
@@ -222,9 +223,15 @@ class SyncClient:
         if self._binary:
             self._after_frames()
 
+    def _binary_core(self) -> BinaryClientCore:
+        # Imported here: the CLI's NDJSON calls never load the binary core.
+        from ._client_binary import as_binary
+
+        return as_binary(self._core)
+
     def _after_frames(self) -> None:
         """Answer the daemon's PINGs; a CLOSE or ERROR on stream 0 ends the connection."""
-        core = self._core.binary()
+        core = self._binary_core()
         out = core.data_to_send()
         if out:
             self._send(out)
@@ -266,15 +273,15 @@ class SyncClient:
 
     def open_stream(self) -> int:
         """A fresh odd stream id for a stream this client opens (RFC-0002 5.1)."""
-        return self._core.binary().open_stream()
+        return self._binary_core().open_stream()
 
     def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
         """Send one frame (binary connections only)."""
-        self._send(self._core.binary().frame(type_, stream, payload))
+        self._send(self._binary_core().frame(type_, stream, payload))
 
     def receive_frame(self) -> Frame:
         """The next frame that is not a reply: tool frames, ERROR/CLOSE on a stream."""
-        core = self._core.binary()
+        core = self._binary_core()
         while (frame := core.next_frame()) is None:
             self._receive()
         return frame

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from venom_gen.build.client_gen._names import RUNTIME_NAMES, NameTable, camel, client_class
 from venom_gen.build.client_gen._text import LINE_LIMIT, plain, py_str
 from venom_gen.build.client_gen._types import TypeRegistry
+from venom_proto.model_cache import CACHE_KEY
 from venom_schema.canonical import digest
 from venom_schema.model import Descriptor, Model, Verb
 from venom_schema.surfaces import verbs_on
@@ -152,7 +153,7 @@ def all_lines(public: list[str]) -> list[str]:
 
 def schema_digest(model: Model) -> str:
     """The digest generated modules name: the model's, without its cache member."""
-    return digest({key: value for key, value in model.items() if key != "$cache"})
+    return digest({key: value for key, value in model.items() if key != CACHE_KEY})
 
 
 def header(command: str, model: Model) -> list[str]:
