@@ -221,7 +221,7 @@ def test_an_older_release_in_range_is_rebuilt_from_its_tag(tmp_path: Path) -> No
     proto.write_text(current)
     schema = clone / "packages/venom-schema/pyproject.toml"
     text = schema.read_text(encoding="utf-8")
-    schema.write_text(text.replace('"venom-proto>=0.1,<0.2"', '"venom-proto>=0.0.9,<0.2"'))
+    schema.write_text(text.replace('"venom-proto>=0.2,<0.3"', '"venom-proto>=0.0.9,<0.3"'))
     every = members(clone)
     assert released(clone, "venom-proto") == {Version("0.0.9"): "venom-proto-v0.0.9"}
     (pick,) = picks(next(m for m in every if m.name == "venom-schema"), every, clone)

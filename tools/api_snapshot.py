@@ -145,7 +145,9 @@ def _parameter(param: griffe.Parameter) -> str:
     text = (star.get(param.kind, "") if param.kind is not None else "") + param.name
     if param.annotation is not None:
         text += f": {param.annotation}"
-    if param.default is not None:
+    # griffe gives a starred parameter the default its call would see (``()``, ``{}``);
+    # written into a stub that is a syntax error, and no caller can pass it anyway.
+    if param.default is not None and param.kind not in star:
         text += f" = {param.default}" if param.annotation is not None else f"={param.default}"
     return text
 
@@ -155,11 +157,19 @@ def _parameters(function: griffe.Function) -> str:
     parts: list[str] = []
     params = list(function.parameters)
     star = any(p.kind is kinds.var_positional for p in params)
+    defaulted = False
     for index, param in enumerate(params):
         if param.kind is kinds.keyword_only and not star:
             parts.append("*")
             star = True
-        parts.append(_parameter(param))
+        text = _parameter(param)
+        positional = param.kind in (kinds.positional_only, kinds.positional_or_keyword)
+        if positional and param.default is None and defaulted:
+            # A dataclass field(default_factory=...) reaches griffe with no default, though
+            # the generated __init__ has one: say so, or the stub would not parse.
+            text += " = ..."
+        defaulted = defaulted or (positional and param.default is not None)
+        parts.append(text)
         following = params[index + 1].kind if index + 1 < len(params) else None
         if param.kind is kinds.positional_only and following is not kinds.positional_only:
             parts.append("/")

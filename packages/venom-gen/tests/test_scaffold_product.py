@@ -68,12 +68,19 @@ def test_workspace_member_takes_venom_mcp_from_the_workspace(tmp_path: Path) -> 
 
 #: What a product imports (or, venom-mcp, runs): each declared, in layer order.
 SIBLINGS = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp")
+#: The range of each that admits the workspace's own version (a 0.x minor is a breaking change).
+RANGES = {
+    "venom-proto": ">=0.2,<0.3",
+    "venom-schema": ">=0.2,<0.3",
+    "venom-gen": ">=0.2,<0.3",
+    "venom-mcp": ">=0.1.1,<0.2",
+}
 
 
 def test_standalone_takes_venom_mcp_from_the_index(tmp_path: Path) -> None:
     scaffold_product("venom-foo", tmp_path / "p", standalone=True)
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
-    assert project["project"]["dependencies"] == [f"{p}>=0.1,<0.2" for p in SIBLINGS]
+    assert project["project"]["dependencies"] == [f"{p}{RANGES[p]}" for p in SIBLINGS]
     assert "uv" not in project.get("tool", {})
 
 

@@ -3,4 +3,4 @@
 Written from pyproject.toml by `python -m tools.versions`; edit the version there.
 """
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
