@@ -35,12 +35,10 @@ Per connection::
 
 from __future__ import annotations
 
-import struct
 from typing import Any, Literal
 
 from ._json import APPEND_NEWLINE, dumps, fast_dumps, loads
 from .errors import ProtocolViolation, VenomError
-from .fitting import fit_error
 from .frames import (
     CLOSE,
     CONTROL,
@@ -56,7 +54,7 @@ from .frames import (
 )
 from .hello import HelloOutcome, negotiate_hello, version_mismatch
 from .ids import MAX_SAFE_INT, is_valid_id
-from .messages import encode_error, read_request
+from .messages import read_request
 from .ndjson import DEFAULT_MAX_FRAME, LineBuffer
 from .server_events import (
     NEED_DATA,
@@ -71,6 +69,7 @@ from .server_events import (
     Sentinel,
 )
 from .server_settings import CallBudget, Deadline, InlineRunner, ServerSettings, VerbSpec
+from .server_writers import NdjsonWriter, ReplyWriter, writer_for
 
 __all__ = ("MAX_PING_PAYLOAD", "PAUSE_OUTPUT", "ServerConnection")
 
@@ -81,7 +80,6 @@ PAUSE_OUTPUT = 65536
 
 _dumps = fast_dumps
 _NEWLINE = APPEND_NEWLINE
-_pack_header = struct.Struct(">HII").pack  # the v1 envelope's 10-byte header
 _BY_CLIENT = "cancelled by client"
 _UNLIMITED = CallBudget(2**62)
 
@@ -144,15 +142,14 @@ class ServerConnection:
         "_in_flight",
         "_inline",
         "_lines",
-        "_out",
         "_queued",
         "_runner",
         "_server_streams",
         "_settings",
         "_verbs",
+        "_writer",
         "deadline",
         "hello",
-        "max_frame",
         "protocol",
     )
 
@@ -172,15 +169,14 @@ class ServerConnection:
         self.protocol: Literal["ndjson", "binary"] | None = None
         #: The settled hello, or ``None`` before it.
         self.hello: HelloOutcome | None = None
-        #: The limit for every message in both directions (before hello: the default or lower).
-        self.max_frame = min(settings.max_frame, DEFAULT_MAX_FRAME)
+        # Until the first byte chooses, the only replies are NDJSON error lines.
+        self._writer: ReplyWriter = NdjsonWriter(min(settings.max_frame, DEFAULT_MAX_FRAME))
         #: The deadline the connection is under now, if any; see `Deadline`.
         self.deadline: Deadline | None = Deadline("idle", settings.idle_timeout)
         self._binary = False
         self._caps: frozenset[str] = frozenset()
         self._lines: LineBuffer | None = None
         self._frames: FrameBuffer | None = None
-        self._out = bytearray()
         # Calls awaiting their final reply: id -> whether the verb streams.
         self._in_flight: dict[int | str, bool] = {}
         self._queued: list[Event] = []
@@ -196,6 +192,11 @@ class ServerConnection:
         return self._closed is not None
 
     @property
+    def max_frame(self) -> int:
+        """The limit for every message in both directions (before hello: the default or lower)."""
+        return self._writer.max_frame
+
+    @property
     def in_flight(self) -> int:
         """Calls awaiting their final reply."""
         return len(self._in_flight)
@@ -209,13 +210,11 @@ class ServerConnection:
     @property
     def pending_output(self) -> int:
         """Bytes waiting in ``data_to_send``."""
-        return len(self._out)
+        return len(self._writer.out)
 
     def data_to_send(self) -> bytearray:
         """Everything written since the last call, in order; the caller owns the buffer."""
-        out = self._out
-        self._out = bytearray()
-        return out
+        return self._writer.take()
 
     # -- input -----------------------------------------------------------------------------
 
@@ -253,10 +252,10 @@ class ServerConnection:
         try:
             protocol = select_protocol(first)
         except ProtocolViolation as exc:
-            self._out += encode_error(None, exc)
-            self._close(exc)
+            self._fatal(exc)
             return False
         self.protocol = protocol
+        self._writer = writer_for(protocol, self.max_frame)
         if protocol == "ndjson":
             self._lines = LineBuffer(self.max_frame)
             self.deadline = None
@@ -273,14 +272,14 @@ class ServerConnection:
                 return self._queued.pop(0)
             if self._closed is not None:
                 return self._closed
-            if len(self._out) >= PAUSE_OUTPUT:
+            if len(self._writer.out) >= PAUSE_OUTPUT:
                 return PAUSED
             lines = self._lines
             event: Event | Sentinel | None
             if lines is not None:
                 if self._inline:
                     self._run_inline(lines)
-                    if len(self._out) >= PAUSE_OUTPUT:
+                    if len(self._writer.out) >= PAUSE_OUTPUT:
                         return PAUSED
                 line = lines.next_line()
                 event = self._exhausted(lines) if line is None else self._request(line)
@@ -304,8 +303,8 @@ class ServerConnection:
         """
         runner = self._runner
         assert runner is not None
-        run, verbs = runner.run, self._inline
-        in_flight, out, limit, calls = self._in_flight, self._out, self.max_frame, self._calls
+        run, verbs, writer = runner.run, self._inline, self._writer
+        in_flight, out, limit, calls = self._in_flight, writer.out, writer.max_frame, self._calls
         max_inflight = self._settings.max_inflight
         if len(in_flight) >= max_inflight or calls.active >= calls.limit:
             return  # the general path refuses new calls
@@ -349,12 +348,12 @@ class ServerConnection:
                 envelope["ok"] = result
                 reply = _dumps(envelope, option=_NEWLINE)
             except VenomError as exc:
-                self._write_error(rid, exc)
+                writer.error(rid, exc)
             except Exception as exc:  # from the handler, or its result would not encode
-                self._write_error(rid, runner.failed(rid, verb, exc))
+                writer.error(rid, runner.failed(rid, verb, exc))
             else:
                 if len(reply) > limit:
-                    self._write_error(rid, _result_too_large(limit))
+                    writer.error(rid, _result_too_large(limit))
                 else:
                     out += reply
             if len(out) >= pause:
@@ -382,7 +381,7 @@ class ServerConnection:
         try:
             rid, verb, params = read_request(line)
         except ProtocolViolation as exc:
-            self._write_error(exc.id, exc)
+            self._writer.error(exc.id, exc)
             return None
         return self._admit(rid, verb, params)
 
@@ -399,7 +398,7 @@ class ServerConnection:
             return None
         cap = spec.capability
         if cap is not None and cap not in self._caps:
-            self._write_error(
+            self._writer.error(
                 rid,
                 _error(
                     "unsupported.capability",
@@ -410,11 +409,11 @@ class ServerConnection:
             )
             return None
         if len(in_flight) >= self._settings.max_inflight:
-            self._write_error(rid, too_many_calls(self._settings.max_inflight, "connection"))
+            self._writer.error(rid, too_many_calls(self._settings.max_inflight, "connection"))
             return None
         calls = self._calls
         if calls.active >= calls.limit:
-            self._write_error(rid, too_many_calls(calls.limit, "daemon"))
+            self._writer.error(rid, too_many_calls(calls.limit, "daemon"))
             return None
         calls.active += 1
         in_flight[rid] = spec.streams
@@ -428,15 +427,15 @@ class ServerConnection:
         if rid in self._in_flight:
             self._duplicate(rid)
         elif verb == "ping":
-            self._write_ok(rid, {})
+            self._writer.ok(rid, {})
         elif verb == "cancel":
             return self._cancel(rid, params)
         else:
-            self._write_error(rid, _error("unsupported.verb", f"unknown verb {verb!r}", verb=verb))
+            self._writer.error(rid, _error("unsupported.verb", f"unknown verb {verb!r}", verb=verb))
         return None
 
     def _duplicate(self, rid: int | str) -> None:
-        self._write_error(
+        self._writer.error(
             rid, ProtocolViolation("protocol.duplicate_id", f"id {rid!r} is already in flight")
         )
 
@@ -458,7 +457,7 @@ class ServerConnection:
 
     def _hello_request(self, rid: int | str, params: dict[str, Any]) -> Event | None:
         if self.hello is not None:
-            self._write_error(
+            self._writer.error(
                 rid,
                 ProtocolViolation(
                     "protocol.hello_order", "hello must be the first request and is allowed once"
@@ -471,9 +470,9 @@ class ServerConnection:
             exc.id = rid
             return self._fatal(exc)
         except VenomError as exc:  # invalid params: the connection stays fresh (D-W2)
-            self._write_error(rid, exc)
+            self._writer.error(rid, exc)
             return None
-        self._write_ok(rid, outcome.result)
+        self._writer.ok(rid, outcome.result)
         self._settle(outcome)
         return HelloSettled(outcome)
 
@@ -498,7 +497,7 @@ class ServerConnection:
                 for name, spec in self._runner.verbs.items()
                 if spec.capability is None or spec.capability in caps
             }
-        self.max_frame = outcome.max_frame
+        self._writer.max_frame = outcome.max_frame
         buffer = self._lines if self._lines is not None else self._frames
         assert buffer is not None
         buffer.limit(outcome.max_frame)  # from the next message on, even in this read
@@ -521,10 +520,10 @@ class ServerConnection:
             del self._in_flight[target]
             self._calls.active -= 1
             # The target's final error goes out before cancel's own null, as in 4.4.
-            self._write_error(target, VenomError("cancelled", _BY_CLIENT))
-            self._write_ok(rid, None)
+            self._writer.error(target, VenomError("cancelled", _BY_CLIENT))
+            self._writer.ok(rid, None)
             return CallCancelled(target, "client")
-        self._write_error(rid, err)
+        self._writer.error(rid, err)
         return None
 
     # -- binary frames ---------------------------------------------------------------------
@@ -551,7 +550,7 @@ class ServerConnection:
             if type_ == PING:
                 if len(frame.payload) > MAX_PING_PAYLOAD:
                     return self._fatal(bad_frame("PING payload longer than 64 bytes", type=type_))
-                self._write_frame(PONG, 0, frame.payload)
+                self._writer.frame(PONG, 0, frame.payload)
             return None  # the server sends no PING, so a PONG needs nothing
         if type_ in (CLOSE, ERROR):
             # On stream 0 the client is closing the connection; elsewhere it ends a tool
@@ -585,7 +584,7 @@ class ServerConnection:
             outcome = self._negotiate(params)
         except VenomError as exc:  # every hello failure closes a binary connection (D-W2)
             return self._fatal(exc)
-        self._write_frame(HELLO_OK, 0, dumps(outcome.result))
+        self._writer.frame(HELLO_OK, 0, dumps(outcome.result))
         self._settle(outcome)
         return HelloSettled(outcome)
 
@@ -600,23 +599,11 @@ class ServerConnection:
         in_flight = self._in_flight
         if id not in in_flight:
             return
-        if self._binary:
-            payload = _dumps({"id": id, "ok": value})
-            message = (
-                _pack_header(CONTROL, 0, len(payload)) + payload
-                if len(payload) <= self.max_frame
-                else None
-            )
-        else:
-            message = _dumps({"id": id, "ok": value}, option=_NEWLINE)
-            if len(message) > self.max_frame:
-                message = None
+        writer = self._writer
+        if not writer.result(id, value):
+            writer.error(id, _result_too_large(writer.max_frame))
         del in_flight[id]
         self._calls.active -= 1
-        if message is None:
-            self._write_error(id, _result_too_large(self.max_frame))
-        else:
-            self._out += message
         if self._ended and not in_flight:
             self._close(None)
 
@@ -628,7 +615,7 @@ class ServerConnection:
             return
         del in_flight[id]
         self._calls.active -= 1
-        self._write_error(id, error)
+        self._writer.error(id, error)
         if self._ended and not in_flight:
             self._close(None)
 
@@ -638,21 +625,8 @@ class ServerConnection:
         Raises ``TypeError`` when ``value`` cannot be encoded, and ``internal.too_large`` when
         the item would be longer than ``max_frame``.
         """
-        if id not in self._in_flight:
-            return
-        if self._binary:
-            message = dumps({"id": id, "item": value})
-            size = len(message)
-        else:
-            message = _dumps({"id": id, "item": value}, option=_NEWLINE)
-            size = len(message)
-        if size > self.max_frame:
-            raise _error(
-                "internal.too_large", "item larger than max_frame", max_frame=self.max_frame
-            )
-        if self._binary:
-            self._out += _pack_header(CONTROL, 0, size)
-        self._out += message
+        if id in self._in_flight:
+            self._writer.item(id, value)
 
     def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
         """A frame from a tool frame handler; dropped once the connection is closed.
@@ -671,13 +645,13 @@ class ServerConnection:
             )
         if stream and not stream & 1:
             self._server_streams.add(stream)
-        self._write_frame(type_, stream, payload)
+        self._writer.frame(type_, stream, payload)
 
     def send_stream_error(self, stream: int, error: VenomError) -> None:
         """An ``ERROR`` frame on ``stream``; on stream 0 it closes the connection (5.2)."""
         if self._closed is not None:
             return
-        self._write_frame(ERROR, stream, fit_error(error, self.max_frame, dumps))
+        self._writer.stream_error(stream, error)
         if stream == 0:
             self._close(error)
 
@@ -693,22 +667,18 @@ class ServerConnection:
             "hello": "no HELLO frame arrived",
             "message": "a message was not completed",
         }[deadline.kind]
-        err = _error(f"timeout.{deadline.kind}", f"{what} within {seconds:g} s", seconds=seconds)
-        if self._binary:
-            self._write_frame(ERROR, 0, fit_error(err, self.max_frame, dumps))
-        else:
-            self._out += encode_error(None, err)
-        self._close(err)
+        self._fatal(
+            _error(f"timeout.{deadline.kind}", f"{what} within {seconds:g} s", seconds=seconds)
+        )
 
     def shutdown(self, message: str) -> None:
         """The server is stopping: every call in flight ends ``cancelled``; binary: ``CLOSE``."""
         if self._closed is not None:
             return
-        err = VenomError("cancelled", message)
+        err, writer = VenomError("cancelled", message), self._writer
         for rid in list(self._in_flight):
-            self._write_error(rid, err)
-        if self._binary:
-            self._write_frame(CLOSE, 0, dumps({"reason": message}))
+            writer.error(rid, err)
+        writer.goodbye(message)
         self._close(None)
 
     def close_with(self, error: VenomError) -> None:
@@ -723,10 +693,7 @@ class ServerConnection:
             self._close(None)
 
     def _fatal(self, error: VenomError) -> ConnectionClosed:
-        if self._binary:
-            self._write_frame(ERROR, 0, fit_error(error, self.max_frame, dumps))
-        else:
-            self._write_error(error.id if isinstance(error, ProtocolViolation) else None, error)
+        self._writer.fatal(error)
         return self._close(error)
 
     def _close(self, error: VenomError | None) -> ConnectionClosed:
@@ -738,34 +705,6 @@ class ServerConnection:
         if buffer is not None:
             buffer.release()  # now, not whenever the cycle collector gets to the connection
         return closed
-
-    # -- encoding --------------------------------------------------------------------------
-
-    def _write_ok(self, rid: int | str, value: Any) -> None:
-        if self._binary:
-            payload = dumps({"id": rid, "ok": value})
-            self._write_frame(CONTROL, 0, payload)
-        else:
-            self._out += _dumps({"id": rid, "ok": value}, option=_NEWLINE)
-
-    def _write_error(self, rid: int | str | None, error: VenomError) -> None:
-        if self._binary:
-
-            def payload(obj: dict[str, Any]) -> bytes:
-                return dumps({"id": rid, "error": obj})
-
-            self._write_frame(CONTROL, 0, fit_error(error, self.max_frame, payload))
-        else:
-
-            def line(obj: dict[str, Any]) -> bytes:
-                return _dumps({"id": rid, "error": obj}, option=_NEWLINE)
-
-            self._out += fit_error(error, self.max_frame, line)
-
-    def _write_frame(self, type_: int, stream: int, payload: bytes) -> None:
-        out = self._out
-        out += _pack_header(type_, stream, len(payload))
-        out += payload
 
 
 def _result_too_large(max_frame: int) -> VenomError:
