@@ -14,23 +14,36 @@ message even inside the same read. ``next_event`` returns `PAUSED` once 64 KiB o
 waiting, so a read of tiny requests can never build more than that before the transport has
 written it (and looked at the peer's backlog).
 
-Per connection::
+The connection's states and the moves between them are data: `ConnectionState` and
+`TRANSITIONS` in `_core/server_states.py`; every move goes through `advance`, which refuses one
+the table does not list. The framing is chosen once, with the state, by the first byte: input
+goes to a `LineBuffer` or a `FrameBuffer`, every reply through the matching writer
+(`_core/server_writers.py`). What each state does with its input::
 
     state                input                              result
-    new                  no byte for idle_timeout           timeout.idle, close
-    new                  first byte not { or 0xF5           protocol.bad_preamble, close
-    ndjson, fresh        hello, valid                       HelloSettled
-    ndjson, fresh        hello, invalid params              invalid_params.* (still fresh)
-    ndjson, fresh        other request                      HelloSettled (implicit), then it
-    binary, fresh        no HELLO within hello_timeout      timeout.hello, close
-    binary, fresh        other frame / bad HELLO            protocol.hello_required / ..., close
-    settled              hello                              protocol.hello_order
-    settled              tool verb, admitted                CallStarted (in flight)
-    settled              cancel of a call in flight         its cancelled error, null, CallCancelled
-    any                  message begun, not ended in time   timeout.message, close
-    any                  message longer than max_frame      protocol.too_large, close
-    any                  end of input                       calls still answered; close once
-                                                            none is in flight
+    AWAIT_FIRST_BYTE     no byte for idle_timeout           timeout.idle, CLOSED
+    AWAIT_FIRST_BYTE     { / 0xF5                           NDJSON_PRE_HELLO / BINARY_AWAIT_HELLO
+    AWAIT_FIRST_BYTE     any other first byte               protocol.bad_preamble, CLOSED
+    NDJSON_PRE_HELLO     hello, valid                       HelloSettled, OPEN
+    NDJSON_PRE_HELLO     hello, invalid params              invalid_params.* (still pre-hello)
+    NDJSON_PRE_HELLO     hello or request, no version 1     protocol.version_mismatch, CLOSED
+    NDJSON_PRE_HELLO     other request                      HelloSettled (implicit), OPEN, then
+                                                            the request as in OPEN
+    BINARY_AWAIT_HELLO   HELLO frame, valid                 HELLO_OK, HelloSettled, OPEN
+    BINARY_AWAIT_HELLO   no HELLO within hello_timeout      timeout.hello, CLOSED
+    BINARY_AWAIT_HELLO   other frame / bad HELLO            protocol.hello_required / ..., CLOSED
+    OPEN                 hello (binary: in CONTROL)         protocol.hello_order
+    OPEN                 binary: a second HELLO frame       protocol.hello_order, CLOSED
+    OPEN                 tool verb, admitted                CallStarted (in flight)
+    OPEN                 cancel of a call in flight         its cancelled error, null, CallCancelled
+    OPEN                 end of input, calls in flight      DRAINING: the calls are still answered
+    DRAINING             the last call answered             CLOSED
+    NDJSON_PRE_HELLO,    message begun, not ended in time   timeout.message, CLOSED
+      OPEN
+    the three reading    message longer than max_frame      protocol.too_large, CLOSED
+    the three reading    end of input, nothing in flight    CLOSED
+    any but CLOSED       shutdown                           calls cancelled, binary CLOSE, CLOSED
+    any but CLOSED       the transport gone                 CLOSED, calls forgotten
 """
 
 from __future__ import annotations
@@ -69,6 +82,7 @@ from .server_events import (
     Sentinel,
 )
 from .server_settings import CallBudget, Deadline, InlineRunner, ServerSettings, VerbSpec
+from .server_states import ConnectionState, Trigger, advance
 from .server_writers import NdjsonWriter, ReplyWriter, writer_for
 
 __all__ = ("MAX_PING_PAYLOAD", "PAUSE_OUTPUT", "ServerConnection")
@@ -82,6 +96,12 @@ _dumps = fast_dumps
 _NEWLINE = APPEND_NEWLINE
 _BY_CLIENT = "cancelled by client"
 _UNLIMITED = CallBudget(2**62)
+# The states the protocol branches on, as globals: read on every message.
+_AWAIT_FIRST_BYTE = ConnectionState.AWAIT_FIRST_BYTE
+_PRE_HELLO = ConnectionState.NDJSON_PRE_HELLO
+_AWAIT_HELLO = ConnectionState.BINARY_AWAIT_HELLO
+_DRAINING = ConnectionState.DRAINING
+_CLOSED = ConnectionState.CLOSED
 
 # Frozen dataclass __init__ costs a setattr detour per field; the slot descriptors do not.
 _new = object.__new__
@@ -133,11 +153,9 @@ class ServerConnection:
     """
 
     __slots__ = (
-        "_binary",
         "_calls",
         "_caps",
         "_closed",
-        "_ended",
         "_frames",
         "_in_flight",
         "_inline",
@@ -146,6 +164,7 @@ class ServerConnection:
         "_runner",
         "_server_streams",
         "_settings",
+        "_state",
         "_verbs",
         "_writer",
         "deadline",
@@ -173,23 +192,27 @@ class ServerConnection:
         self._writer: ReplyWriter = NdjsonWriter(min(settings.max_frame, DEFAULT_MAX_FRAME))
         #: The deadline the connection is under now, if any; see `Deadline`.
         self.deadline: Deadline | None = Deadline("idle", settings.idle_timeout)
-        self._binary = False
         self._caps: frozenset[str] = frozenset()
         self._lines: LineBuffer | None = None
         self._frames: FrameBuffer | None = None
         # Calls awaiting their final reply: id -> whether the verb streams.
         self._in_flight: dict[int | str, bool] = {}
         self._queued: list[Event] = []
-        self._closed: ConnectionClosed | None = None
-        self._ended = False  # end of input has been acted on
+        self._state = _AWAIT_FIRST_BYTE
+        self._closed: ConnectionClosed | None = None  # the event, once CLOSED
         self._server_streams: set[int] = set()
 
     # -- state -----------------------------------------------------------------------------
 
     @property
+    def state(self) -> ConnectionState:
+        """Where the connection is (`ConnectionState`); it moves as `TRANSITIONS` allows."""
+        return self._state
+
+    @property
     def closed(self) -> bool:
         """True once the core is done: write ``data_to_send()``, then close the connection."""
-        return self._closed is not None
+        return self._state is _CLOSED
 
     @property
     def max_frame(self) -> int:
@@ -220,16 +243,17 @@ class ServerConnection:
 
     def receive_data(self, data: bytes) -> None:
         """Feed bytes as received; ``b""`` means the peer closed its side (end of input)."""
-        if self._closed is not None:
+        state = self._state
+        if state is _CLOSED:
             return
-        if self.protocol is None:
+        if state is _AWAIT_FIRST_BYTE:
             if not data:
                 self._close(None)
                 return
             if not self._sniff(data[0]):
                 return
-            if self._binary:
-                data = data[1:]  # the preamble is consumed
+            if self._state is _AWAIT_HELLO:
+                data = data[1:]  # the binary preamble is consumed, NDJSON's { is not
                 if not data:
                     return
         buffer = self._lines if self._lines is not None else self._frames
@@ -240,7 +264,7 @@ class ServerConnection:
             return
         was_partial = buffer.partial
         completed = buffer.feed(data)
-        if self._binary and self.hello is None:
+        if self._state is _AWAIT_HELLO:
             return  # the hello deadline runs until HELLO, whatever arrives
         if buffer.partial:
             if completed or not was_partial:  # a new message began: its own deadline
@@ -257,10 +281,11 @@ class ServerConnection:
         self.protocol = protocol
         self._writer = writer_for(protocol, self.max_frame)
         if protocol == "ndjson":
+            self._state = advance(self._state, Trigger.NDJSON_PREAMBLE)
             self._lines = LineBuffer(self.max_frame)
             self.deadline = None
         else:
-            self._binary = True
+            self._state = advance(self._state, Trigger.BINARY_PREAMBLE)
             self._frames = FrameBuffer(self.max_frame)
             self.deadline = Deadline("hello", self._settings.hello_timeout)
         return True
@@ -362,7 +387,7 @@ class ServerConnection:
     def _exhausted(self, buffer: LineBuffer | FrameBuffer) -> Event | Sentinel | None:
         if buffer.fatal is not None:
             return self._fatal(buffer.fatal)
-        if buffer.ended and not self._ended:
+        if buffer.ended and self._state is not _DRAINING:
             self._end_of_input()
             return None
         return NEED_DATA
@@ -371,8 +396,9 @@ class ServerConnection:
         """The peer closed its sending side: every call in flight, streams included, still
         gets its replies (a half-close is not a cancel); the connection closes after the last.
         A peer that is gone altogether is the transport's to notice (D-W29)."""
-        self._ended = True
-        if not self._in_flight:
+        if self._in_flight:
+            self._state = advance(self._state, Trigger.END_OF_INPUT)
+        else:
             self._close(None)
 
     # -- requests (NDJSON lines and CONTROL payloads) --------------------------------------
@@ -390,7 +416,7 @@ class ServerConnection:
             spec = self._verbs[verb]
         except KeyError:
             return self._core_verb(rid, verb, params)
-        if self.hello is None:
+        if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
         in_flight = self._in_flight
         if rid in in_flight:
@@ -422,7 +448,7 @@ class ServerConnection:
     def _core_verb(self, rid: int | str, verb: str, params: dict[str, Any]) -> Event | None:
         if verb == "hello":
             return self._hello_request(rid, params)
-        if self.hello is None:
+        if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
         if rid in self._in_flight:
             self._duplicate(rid)
@@ -447,7 +473,7 @@ class ServerConnection:
             exc.id = rid
             return self._fatal(exc)
         outcome = HelloOutcome(1, frozenset(), self.max_frame, None, {"proto": [1]})
-        self._settle(outcome)
+        self._settle(outcome, Trigger.IMPLICIT_HELLO)
         settled = HelloSettled(outcome)
         event = self._admit(rid, verb, params)  # hello is settled now: the ordinary path
         if event is None:
@@ -456,7 +482,7 @@ class ServerConnection:
         return settled
 
     def _hello_request(self, rid: int | str, params: dict[str, Any]) -> Event | None:
-        if self.hello is not None:
+        if self._state is not _PRE_HELLO:
             self._writer.error(
                 rid,
                 ProtocolViolation(
@@ -473,7 +499,7 @@ class ServerConnection:
             self._writer.error(rid, exc)
             return None
         self._writer.ok(rid, outcome.result)
-        self._settle(outcome)
+        self._settle(outcome, Trigger.HELLO)
         return HelloSettled(outcome)
 
     def _negotiate(self, params: dict[str, Any]) -> HelloOutcome:
@@ -488,10 +514,12 @@ class ServerConnection:
             schema=s.schema,
         )
 
-    def _settle(self, outcome: HelloOutcome) -> None:
+    def _settle(self, outcome: HelloOutcome, trigger: Trigger) -> None:
+        awaited = self._state is _AWAIT_HELLO
+        self._state = advance(self._state, trigger)
         self.hello = outcome
         self._caps = caps = outcome.caps
-        if self._runner is not None and not self._binary:
+        if self._runner is not None and self._lines is not None:  # the fast path reads lines
             self._inline = {
                 name: spec
                 for name, spec in self._runner.verbs.items()
@@ -501,7 +529,7 @@ class ServerConnection:
         buffer = self._lines if self._lines is not None else self._frames
         assert buffer is not None
         buffer.limit(outcome.max_frame)  # from the next message on, even in this read
-        if self._binary:
+        if awaited:  # the hello deadline ends; a message begun after HELLO gets its own
             partial = buffer.partial
             self.deadline = Deadline("message", self._settings.message_timeout) if partial else None
 
@@ -530,7 +558,7 @@ class ServerConnection:
 
     def _frame(self, frame: Frame) -> Event | None:
         type_, stream = frame.type, frame.stream
-        if self.hello is None:
+        if self._state is _AWAIT_HELLO:
             if type_ != HELLO:
                 return self._fatal(
                     ProtocolViolation(
@@ -585,7 +613,7 @@ class ServerConnection:
         except VenomError as exc:  # every hello failure closes a binary connection (D-W2)
             return self._fatal(exc)
         self._writer.frame(HELLO_OK, 0, dumps(outcome.result))
-        self._settle(outcome)
+        self._settle(outcome, Trigger.HELLO)
         return HelloSettled(outcome)
 
     # -- replies ---------------------------------------------------------------------------
@@ -604,7 +632,7 @@ class ServerConnection:
             writer.error(id, _result_too_large(writer.max_frame))
         del in_flight[id]
         self._calls.active -= 1
-        if self._ended and not in_flight:
+        if not in_flight and self._state is _DRAINING:
             self._close(None)
 
     def send_error(self, id: int | str, error: VenomError) -> None:
@@ -616,7 +644,7 @@ class ServerConnection:
         del in_flight[id]
         self._calls.active -= 1
         self._writer.error(id, error)
-        if self._ended and not in_flight:
+        if not in_flight and self._state is _DRAINING:
             self._close(None)
 
     def send_item(self, id: int | str, value: Any) -> None:
@@ -633,7 +661,7 @@ class ServerConnection:
 
         Raises ``internal.too_large`` for a payload longer than ``max_frame``.
         """
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
         if not 0 < type_ <= 0xFFFF:
             raise ValueError(f"frame type {type_} out of range 1..65535")
@@ -649,7 +677,7 @@ class ServerConnection:
 
     def send_stream_error(self, stream: int, error: VenomError) -> None:
         """An ``ERROR`` frame on ``stream``; on stream 0 it closes the connection (5.2)."""
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
         self._writer.stream_error(stream, error)
         if stream == 0:
@@ -659,7 +687,7 @@ class ServerConnection:
 
     def deadline_passed(self, deadline: Deadline) -> None:
         """The transport's timer for ``deadline`` fired: unless it was replaced, close."""
-        if deadline is not self.deadline or self._closed is not None:
+        if deadline is not self.deadline or self._state is _CLOSED:
             return
         seconds = deadline.seconds
         what = {
@@ -673,7 +701,7 @@ class ServerConnection:
 
     def shutdown(self, message: str) -> None:
         """The server is stopping: every call in flight ends ``cancelled``; binary: ``CLOSE``."""
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
         err, writer = VenomError("cancelled", message), self._writer
         for rid in list(self._in_flight):
@@ -684,12 +712,12 @@ class ServerConnection:
     def close_with(self, error: VenomError) -> None:
         """End the connection with ``error``, written like any fatal one (NDJSON ``id: null``,
         binary ``ERROR`` on stream 0); for limits the transport enforces."""
-        if self._closed is None:
+        if self._state is not _CLOSED:
             self._fatal(error)
 
     def connection_lost(self) -> None:
         """The transport is gone: forget every call (their budget returns to the daemon)."""
-        if self._closed is None:
+        if self._state is not _CLOSED:
             self._close(None)
 
     def _fatal(self, error: VenomError) -> ConnectionClosed:
@@ -697,6 +725,7 @@ class ServerConnection:
         return self._close(error)
 
     def _close(self, error: VenomError | None) -> ConnectionClosed:
+        self._state = advance(self._state, Trigger.CLOSE)
         self._closed = closed = ConnectionClosed(error)
         self._calls.active -= len(self._in_flight)
         self._in_flight.clear()
