@@ -319,19 +319,23 @@ class ServerConnection:
     def _run_inline(self, buffer: LineBuffer) -> None:
         """The fast path: answer consecutive plain calls to inline verbs, without events.
 
-        A line qualifies only when the general path would admit it as it stands (an object
-        with an int id within ±(2^53-1) or a str id of at most 16 characters, not in flight;
-        an inline verb the caps allow; a ``params`` object; the in-flight bounds not reached)
-        and the reply is then the one the general path writes; the first line that does not
-        qualify is left to it. `tests/test_core_fast_path.py` checks that both paths write the
-        same bytes for any input in any chunking.
+        A line qualifies only when `read_request` would read it as it stands (an object with
+        an int id within ±(2^53-1) or a str id of at most 16 characters, a ``params`` object)
+        and `_refusal`, the admission both paths share, would let the call start; the reply
+        is then the one the general path writes, and the first line that does not qualify is
+        left to it. `tests/test_core_fast_path.py` checks that both paths write the same bytes
+        for any input in any chunking.
+
+        `_refusal` is applied per run, not per line (a call per line would cost a twentieth
+        of the request): ``verbs`` holds only the verbs it allows (`_allowed`, at hello), the
+        bounds (`_no_room`) are asked before the run and whenever a call stays in flight, and
+        its one per-call rule, the duplicate id, is the ``in_flight`` test below.
         """
         runner = self._runner
         assert runner is not None
-        run, verbs, writer = runner.run, self._inline, self._writer
-        in_flight, out, limit, calls = self._in_flight, writer.out, writer.max_frame, self._calls
-        max_inflight = self._settings.max_inflight
-        if len(in_flight) >= max_inflight or calls.active >= calls.limit:
+        run, verbs, writer, in_flight = runner.run, self._inline, self._writer, self._in_flight
+        out, limit = writer.out, writer.max_frame
+        if self._no_room() is not None:
             return  # the general path refuses new calls
         long_lines = not buffer.all_short
         low, high, pause = -MAX_SAFE_INT, MAX_SAFE_INT, PAUSE_OUTPUT  # locals: read on every line
@@ -364,9 +368,8 @@ class ServerConnection:
             try:
                 result = run(rid, verb, params, spec)
                 if result is PENDING:
-                    calls.active += 1
-                    in_flight[rid] = spec.streams
-                    if len(in_flight) >= max_inflight or calls.active >= calls.limit:
+                    self._enter(rid, spec)
+                    if self._no_room() is not None:
                         return
                     continue
                 envelope["id"] = rid
@@ -418,32 +421,45 @@ class ServerConnection:
             return self._core_verb(rid, verb, params)
         if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
-        in_flight = self._in_flight
-        if rid in in_flight:
-            self._duplicate(rid)
+        refusal = self._refusal(rid, verb, spec)
+        if refusal is not None:
+            self._writer.error(rid, refusal)
             return None
-        cap = spec.capability
-        if cap is not None and cap not in self._caps:
-            self._writer.error(
-                rid,
-                _error(
-                    "unsupported.capability",
-                    f"verb {verb!r} needs capability {cap!r}",
-                    verb=verb,
-                    capability=cap,
-                ),
+        self._enter(rid, spec)
+        return _call_started(rid, verb, params, spec)
+
+    def _refusal(self, rid: int | str, verb: str, spec: VerbSpec) -> VenomError | None:
+        """Why a call of tool verb ``verb`` under ``rid`` may not start now, else ``None``.
+
+        The one statement of admission, for the general path and the fast path alike: an id
+        already in flight (RFC-0002 4.6), a capability not negotiated (6.3), the in-flight
+        bounds of the connection and of the daemon (D-W17), in that order.
+        """
+        if rid in self._in_flight:
+            return _duplicate_id(rid)
+        if not _allowed(spec, self._caps):
+            return _error(
+                "unsupported.capability",
+                f"verb {verb!r} needs capability {spec.capability!r}",
+                verb=verb,
+                capability=spec.capability,
             )
-            return None
-        if len(in_flight) >= self._settings.max_inflight:
-            self._writer.error(rid, too_many_calls(self._settings.max_inflight, "connection"))
-            return None
+        return self._no_room()
+
+    def _no_room(self) -> VenomError | None:
+        """The in-flight bound a new call would pass, the connection's first (D-W17)."""
+        limit = self._settings.max_inflight
+        if len(self._in_flight) >= limit:
+            return too_many_calls(limit, "connection")
         calls = self._calls
         if calls.active >= calls.limit:
-            self._writer.error(rid, too_many_calls(calls.limit, "daemon"))
-            return None
-        calls.active += 1
-        in_flight[rid] = spec.streams
-        return _call_started(rid, verb, params, spec)
+            return too_many_calls(calls.limit, "daemon")
+        return None
+
+    def _enter(self, rid: int | str, spec: VerbSpec) -> None:
+        """An admitted call is in flight until its final reply."""
+        self._calls.active += 1
+        self._in_flight[rid] = spec.streams
 
     def _core_verb(self, rid: int | str, verb: str, params: dict[str, Any]) -> Event | None:
         if verb == "hello":
@@ -451,7 +467,7 @@ class ServerConnection:
         if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
         if rid in self._in_flight:
-            self._duplicate(rid)
+            self._writer.error(rid, _duplicate_id(rid))
         elif verb == "ping":
             self._writer.ok(rid, {})
         elif verb == "cancel":
@@ -459,11 +475,6 @@ class ServerConnection:
         else:
             self._writer.error(rid, _error("unsupported.verb", f"unknown verb {verb!r}", verb=verb))
         return None
-
-    def _duplicate(self, rid: int | str) -> None:
-        self._writer.error(
-            rid, ProtocolViolation("protocol.duplicate_id", f"id {rid!r} is already in flight")
-        )
 
     def _implicit_hello(self, rid: int | str, verb: str, params: dict[str, Any]) -> Event | None:
         """RFC-0002 6.4: a first request that is not hello settles version 1, no caps."""
@@ -521,9 +532,7 @@ class ServerConnection:
         self._caps = caps = outcome.caps
         if self._runner is not None and self._lines is not None:  # the fast path reads lines
             self._inline = {
-                name: spec
-                for name, spec in self._runner.verbs.items()
-                if spec.capability is None or spec.capability in caps
+                name: spec for name, spec in self._runner.verbs.items() if _allowed(spec, caps)
             }
         self._writer.max_frame = outcome.max_frame
         buffer = self._lines if self._lines is not None else self._frames
@@ -734,6 +743,16 @@ class ServerConnection:
         if buffer is not None:
             buffer.release()  # now, not whenever the cycle collector gets to the connection
         return closed
+
+
+def _allowed(spec: VerbSpec, caps: frozenset[str]) -> bool:
+    """RFC-0002 6.3: a verb gated by a capability needs it in the negotiated set."""
+    cap = spec.capability
+    return cap is None or cap in caps
+
+
+def _duplicate_id(rid: int | str) -> ProtocolViolation:
+    return ProtocolViolation("protocol.duplicate_id", f"id {rid!r} is already in flight")
 
 
 def _result_too_large(max_frame: int) -> VenomError:
