@@ -1,9 +1,10 @@
 """The states of one server connection and the moves between them, as data (RFC-0002 3, 6.4).
 
-`TRANSITIONS` is the whole machine: for each `ConnectionState`, the `Trigger` s it accepts and
-the state each one leads to. `ServerConnection` changes state only through `advance`, which
-refuses a trigger the table does not list for the current state, so a path the protocol does
-not allow fails loudly instead of leaving a connection in a state nobody planned for.
+`TRANSITIONS` is the whole machine: for each `ConnectionState`, the triggers (`Trigger`) it
+accepts and the state each one leads to. `ServerConnection` changes state only through
+`advance`, which refuses a trigger the table does not list for the current state, so a path
+the protocol does not allow fails loudly instead of leaving a connection in a state nobody
+planned for.
 
 What each state answers to each message (``protocol.hello_order``, ``protocol.hello_required``,
 the implicit hello...) is `ServerConnection`'s; ``tests/test_core_states.py`` drives a
