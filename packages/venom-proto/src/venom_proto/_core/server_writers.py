@@ -31,7 +31,8 @@ def item_too_large(max_frame: int) -> VenomError:
 
 
 class ReplyWriter:
-    """Appends one connection's output to ``out``; the framing is the subclass's.
+    """Appends one connection's output to ``out`` (the connection takes it from there); the
+    framing is the subclass's.
 
     ``max_frame`` is the connection's limit; the connection lowers it when hello settles.
     """
@@ -41,12 +42,6 @@ class ReplyWriter:
     def __init__(self, max_frame: int) -> None:
         self.max_frame = max_frame
         self.out = bytearray()
-
-    def take(self) -> bytearray:
-        """Everything written since the last call; the caller owns the buffer."""
-        out = self.out
-        self.out = bytearray()
-        return out
 
     def frame(self, type_: int, stream: int, payload: bytes) -> None:
         """A binary frame as it stands (the caller checked ``payload`` against ``max_frame``)."""
