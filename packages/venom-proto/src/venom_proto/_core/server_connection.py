@@ -329,7 +329,7 @@ class ServerConnection:
         left to it. `tests/test_core_fast_path.py` checks that both paths write the same bytes
         for any input in any chunking.
 
-        `_refusal` is applied per run, not per line (a call per line would cost a twentieth
+        `_refusal` is applied per run, not per line (a call per line would cost a tenth
         of the request): ``verbs`` holds only the verbs it allows (`_allowed`, at hello), the
         bounds (`_no_room`) are tested before the run and whenever a call stays in flight, and
         its one per-call rule, the duplicate id, is the ``in_flight`` test below.
