@@ -61,8 +61,8 @@ def _extra_after_final(extra: Callable[[Any, Any, Any], bytes]) -> None:
     send_ok, send_error = cls.send_ok, cls.send_error
 
     def after(self: Any, rid: Any, streams: bool | None, final: Any) -> None:
-        if streams and not self._binary:
-            self._out += extra(self, rid, final)
+        if streams and self.protocol == "ndjson":
+            self._writer.out += extra(self, rid, final)
 
     def ok(self: Any, id: Any, value: Any) -> None:
         streams = self._in_flight.get(id)
@@ -96,8 +96,8 @@ def _max_frame_not_applied_in() -> None:
     cls = _server_connection()
     settle = cls._settle
 
-    def patched(self: Any, outcome: Any) -> None:
-        settle(self, outcome)
+    def patched(self: Any, outcome: Any, trigger: Any) -> None:
+        settle(self, outcome, trigger)
         buffer = self._lines if self._lines is not None else self._frames
         buffer.limit(1048576)
 
@@ -110,11 +110,12 @@ def _max_frame_not_applied_to_results() -> None:
     send_ok = cls.send_ok
 
     def patched(self: Any, id: Any, value: Any) -> None:
-        saved, self.max_frame = self.max_frame, 16777216
+        writer = self._writer
+        saved, writer.max_frame = writer.max_frame, 16777216
         try:
             send_ok(self, id, value)
         finally:
-            self.max_frame = saved
+            writer.max_frame = saved
 
     cls.send_ok = patched
 
@@ -125,11 +126,11 @@ def _no_close_at_shutdown() -> None:
     from venom_proto import VenomError
 
     def shutdown(self: Any, message: str) -> None:
-        if self._closed is not None:
+        if self.closed:
             return
         err = VenomError("cancelled", message)
         for rid in list(self._in_flight):
-            self._write_error(rid, err)
+            self._writer.error(rid, err)
         self._close(None)
 
     cls.shutdown = shutdown

@@ -9,7 +9,8 @@ transport (an in-memory pair for tests, a fuzzer, a pipe).
   `CallStarted`, `CallCancelled`, `FrameReceived`, `ConnectionClosed`, or the sentinels
   `NEED_DATA` and `PAUSED`), answer calls with its ``send_*`` methods and write what
   ``data_to_send()`` returns. It alone decides sniffing, hello, ids, capabilities, bounds and
-  closing (RFC-0002 §§3-6); `ServerSettings` holds its limits.
+  closing (RFC-0002 §§3-6); `ServerSettings` holds its limits, and its ``state`` is a
+  `ConnectionState`.
 - Client side: `ClientCore` numbers requests and sorts replies per id.
 - The codecs underneath, for fuzzers and raw peers: NDJSON lines (`LineBuffer`,
   `LineDecoder`), binary frames (`FrameBuffer`, `FrameDecoder`, `encode_frame`), first-byte
@@ -68,6 +69,7 @@ from ._core.server_events import (
     Sentinel,
 )
 from ._core.server_settings import CallBudget, Deadline, InlineRunner, ServerSettings, VerbSpec
+from ._core.server_states import ConnectionState
 
 __all__ = (
     "CLOSE",
@@ -94,6 +96,7 @@ __all__ = (
     "CallStarted",
     "ClientCore",
     "ConnectionClosed",
+    "ConnectionState",
     "Deadline",
     "Event",
     "Frame",

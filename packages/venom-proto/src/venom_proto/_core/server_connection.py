@@ -14,33 +14,44 @@ message even inside the same read. ``next_event`` returns `PAUSED` once 64 KiB o
 waiting, so a read of tiny requests can never build more than that before the transport has
 written it (and looked at the peer's backlog).
 
-Per connection::
+The connection's states and the moves between them are data: `ConnectionState` and
+`TRANSITIONS` in `_core/server_states.py`; every move goes through `advance`, which refuses one
+the table does not list. The framing is chosen once, with the state, by the first byte: input
+goes to a `LineBuffer` or a `FrameBuffer`, every reply through the matching writer
+(`_core/server_writers.py`). What each state does with its input::
 
     state                input                              result
-    new                  no byte for idle_timeout           timeout.idle, close
-    new                  first byte not { or 0xF5           protocol.bad_preamble, close
-    ndjson, fresh        hello, valid                       HelloSettled
-    ndjson, fresh        hello, invalid params              invalid_params.* (still fresh)
-    ndjson, fresh        other request                      HelloSettled (implicit), then it
-    binary, fresh        no HELLO within hello_timeout      timeout.hello, close
-    binary, fresh        other frame / bad HELLO            protocol.hello_required / ..., close
-    settled              hello                              protocol.hello_order
-    settled              tool verb, admitted                CallStarted (in flight)
-    settled              cancel of a call in flight         its cancelled error, null, CallCancelled
-    any                  message begun, not ended in time   timeout.message, close
-    any                  message longer than max_frame      protocol.too_large, close
-    any                  end of input                       calls still answered; close once
-                                                            none is in flight
+    AWAIT_FIRST_BYTE     no byte for idle_timeout           timeout.idle, CLOSED
+    AWAIT_FIRST_BYTE     { / 0xF5                           NDJSON_PRE_HELLO / BINARY_AWAIT_HELLO
+    AWAIT_FIRST_BYTE     any other first byte               protocol.bad_preamble, CLOSED
+    NDJSON_PRE_HELLO     hello, valid                       HelloSettled, OPEN
+    NDJSON_PRE_HELLO     hello, invalid params              invalid_params.* (still pre-hello)
+    NDJSON_PRE_HELLO     hello or request, no version 1     protocol.version_mismatch, CLOSED
+    NDJSON_PRE_HELLO     other request                      HelloSettled (implicit), OPEN, then
+                                                            the request as in OPEN
+    BINARY_AWAIT_HELLO   HELLO frame, valid                 HELLO_OK, HelloSettled, OPEN
+    BINARY_AWAIT_HELLO   no HELLO within hello_timeout      timeout.hello, CLOSED
+    BINARY_AWAIT_HELLO   other frame / bad HELLO            protocol.hello_required / ..., CLOSED
+    OPEN                 hello (binary: in CONTROL)         protocol.hello_order
+    OPEN                 binary: a second HELLO frame       protocol.hello_order, CLOSED
+    OPEN                 tool verb, admitted                CallStarted (in flight)
+    OPEN                 cancel of a call in flight         its cancelled error, null, CallCancelled
+    OPEN                 end of input, calls in flight      DRAINING: the calls are still answered
+    DRAINING             the last call answered             CLOSED
+    NDJSON_PRE_HELLO,    message begun, not ended in time   timeout.message, CLOSED
+      OPEN
+    the three reading    message longer than max_frame      protocol.too_large, CLOSED
+    the three reading    end of input, nothing in flight    CLOSED
+    any but CLOSED       shutdown                           calls cancelled, binary CLOSE, CLOSED
+    any but CLOSED       the transport gone                 CLOSED, calls forgotten
 """
 
 from __future__ import annotations
 
-import struct
 from typing import Any, Literal
 
 from ._json import APPEND_NEWLINE, dumps, fast_dumps, loads
 from .errors import ProtocolViolation, VenomError
-from .fitting import fit_error
 from .frames import (
     CLOSE,
     CONTROL,
@@ -56,7 +67,7 @@ from .frames import (
 )
 from .hello import HelloOutcome, negotiate_hello, version_mismatch
 from .ids import MAX_SAFE_INT, is_valid_id
-from .messages import encode_error, read_request
+from .messages import read_request
 from .ndjson import DEFAULT_MAX_FRAME, LineBuffer
 from .server_events import (
     NEED_DATA,
@@ -71,6 +82,8 @@ from .server_events import (
     Sentinel,
 )
 from .server_settings import CallBudget, Deadline, InlineRunner, ServerSettings, VerbSpec
+from .server_states import ConnectionState, Trigger, advance
+from .server_writers import NdjsonWriter, ReplyWriter, writer_for
 
 __all__ = ("MAX_PING_PAYLOAD", "PAUSE_OUTPUT", "ServerConnection")
 
@@ -81,9 +94,14 @@ PAUSE_OUTPUT = 65536
 
 _dumps = fast_dumps
 _NEWLINE = APPEND_NEWLINE
-_pack_header = struct.Struct(">HII").pack  # the v1 envelope's 10-byte header
 _BY_CLIENT = "cancelled by client"
 _UNLIMITED = CallBudget(2**62)
+# The states the protocol branches on, as globals: read on every message.
+_AWAIT_FIRST_BYTE = ConnectionState.AWAIT_FIRST_BYTE
+_PRE_HELLO = ConnectionState.NDJSON_PRE_HELLO
+_AWAIT_HELLO = ConnectionState.BINARY_AWAIT_HELLO
+_DRAINING = ConnectionState.DRAINING
+_CLOSED = ConnectionState.CLOSED
 
 # Frozen dataclass __init__ costs a setattr detour per field; the slot descriptors do not.
 _new = object.__new__
@@ -135,24 +153,22 @@ class ServerConnection:
     """
 
     __slots__ = (
-        "_binary",
         "_calls",
         "_caps",
         "_closed",
-        "_ended",
         "_frames",
         "_in_flight",
         "_inline",
         "_lines",
-        "_out",
         "_queued",
         "_runner",
         "_server_streams",
         "_settings",
+        "_state",
         "_verbs",
+        "_writer",
         "deadline",
         "hello",
-        "max_frame",
         "protocol",
     )
 
@@ -172,28 +188,36 @@ class ServerConnection:
         self.protocol: Literal["ndjson", "binary"] | None = None
         #: The settled hello, or ``None`` before it.
         self.hello: HelloOutcome | None = None
-        #: The limit for every message in both directions (before hello: the default or lower).
-        self.max_frame = min(settings.max_frame, DEFAULT_MAX_FRAME)
+        # Until the first byte chooses, the only replies are NDJSON error lines.
+        self._writer: ReplyWriter = NdjsonWriter(min(settings.max_frame, DEFAULT_MAX_FRAME))
         #: The deadline the connection is under now, if any; see `Deadline`.
         self.deadline: Deadline | None = Deadline("idle", settings.idle_timeout)
-        self._binary = False
         self._caps: frozenset[str] = frozenset()
         self._lines: LineBuffer | None = None
         self._frames: FrameBuffer | None = None
-        self._out = bytearray()
         # Calls awaiting their final reply: id -> whether the verb streams.
         self._in_flight: dict[int | str, bool] = {}
         self._queued: list[Event] = []
-        self._closed: ConnectionClosed | None = None
-        self._ended = False  # end of input has been acted on
+        self._state = _AWAIT_FIRST_BYTE
+        self._closed: ConnectionClosed | None = None  # the event, once CLOSED
         self._server_streams: set[int] = set()
 
     # -- state -----------------------------------------------------------------------------
 
     @property
+    def state(self) -> ConnectionState:
+        """Where the connection is (`ConnectionState`); it moves as `TRANSITIONS` allows."""
+        return self._state
+
+    @property
     def closed(self) -> bool:
         """True once the core is done: write ``data_to_send()``, then close the connection."""
-        return self._closed is not None
+        return self._state is _CLOSED
+
+    @property
+    def max_frame(self) -> int:
+        """The limit for every message in both directions (before hello: the default or lower)."""
+        return self._writer.max_frame
 
     @property
     def in_flight(self) -> int:
@@ -209,28 +233,30 @@ class ServerConnection:
     @property
     def pending_output(self) -> int:
         """Bytes waiting in ``data_to_send``."""
-        return len(self._out)
+        return len(self._writer.out)
 
     def data_to_send(self) -> bytearray:
         """Everything written since the last call, in order; the caller owns the buffer."""
-        out = self._out
-        self._out = bytearray()
+        writer = self._writer  # the swap inline, not a call: this runs once per read
+        out = writer.out
+        writer.out = bytearray()
         return out
 
     # -- input -----------------------------------------------------------------------------
 
     def receive_data(self, data: bytes) -> None:
         """Feed bytes as received; ``b""`` means the peer closed its side (end of input)."""
-        if self._closed is not None:
+        state = self._state
+        if state is _CLOSED:
             return
-        if self.protocol is None:
+        if state is _AWAIT_FIRST_BYTE:
             if not data:
                 self._close(None)
                 return
             if not self._sniff(data[0]):
                 return
-            if self._binary:
-                data = data[1:]  # the preamble is consumed
+            if self._state is _AWAIT_HELLO:
+                data = data[1:]  # the binary preamble is consumed, NDJSON's { is not
                 if not data:
                     return
         buffer = self._lines if self._lines is not None else self._frames
@@ -241,7 +267,7 @@ class ServerConnection:
             return
         was_partial = buffer.partial
         completed = buffer.feed(data)
-        if self._binary and self.hello is None:
+        if self._state is _AWAIT_HELLO:
             return  # the hello deadline runs until HELLO, whatever arrives
         if buffer.partial:
             if completed or not was_partial:  # a new message began: its own deadline
@@ -253,15 +279,16 @@ class ServerConnection:
         try:
             protocol = select_protocol(first)
         except ProtocolViolation as exc:
-            self._out += encode_error(None, exc)
-            self._close(exc)
+            self._fatal(exc)
             return False
         self.protocol = protocol
+        self._writer = writer_for(protocol, self.max_frame)
         if protocol == "ndjson":
+            self._state = advance(self._state, Trigger.NDJSON_PREAMBLE)
             self._lines = LineBuffer(self.max_frame)
             self.deadline = None
         else:
-            self._binary = True
+            self._state = advance(self._state, Trigger.BINARY_PREAMBLE)
             self._frames = FrameBuffer(self.max_frame)
             self.deadline = Deadline("hello", self._settings.hello_timeout)
         return True
@@ -273,14 +300,14 @@ class ServerConnection:
                 return self._queued.pop(0)
             if self._closed is not None:
                 return self._closed
-            if len(self._out) >= PAUSE_OUTPUT:
+            if len(self._writer.out) >= PAUSE_OUTPUT:
                 return PAUSED
             lines = self._lines
             event: Event | Sentinel | None
             if lines is not None:
                 if self._inline:
                     self._run_inline(lines)
-                    if len(self._out) >= PAUSE_OUTPUT:
+                    if len(self._writer.out) >= PAUSE_OUTPUT:
                         return PAUSED
                 line = lines.next_line()
                 event = self._exhausted(lines) if line is None else self._request(line)
@@ -295,19 +322,26 @@ class ServerConnection:
     def _run_inline(self, buffer: LineBuffer) -> None:
         """The fast path: answer consecutive plain calls to inline verbs, without events.
 
-        A line qualifies only when the general path would admit it as it stands (an object
-        with an int id within ±(2^53-1) or a str id of at most 16 characters, not in flight;
-        an inline verb the caps allow; a ``params`` object; the in-flight bounds not reached)
-        and the reply is then the one the general path writes; the first line that does not
-        qualify is left to it. `tests/test_core_fast_path.py` checks that both paths write the
-        same bytes for any input in any chunking.
+        A line qualifies only when `read_request` would read it as it stands (an object with
+        an int id within ±(2^53-1) or a str id of at most 16 characters, a ``params`` object)
+        and `_refusal`, the admission both paths share, would let the call start; the reply
+        is then the one the general path writes, and the first line that does not qualify is
+        left to it. `tests/test_core_fast_path.py` checks that both paths write the same bytes
+        for any input in any chunking.
+
+        `_refusal` is applied per run, not per line (a call per line would cost a tenth
+        of the request): ``verbs`` holds only the verbs it allows (`_allowed`, at hello), the
+        bounds (`_no_room`) are tested before the run and whenever a call stays in flight, and
+        its one per-call rule, the duplicate id, is the ``in_flight`` test below.
         """
         runner = self._runner
         assert runner is not None
-        run, verbs = runner.run, self._inline
-        in_flight, out, limit, calls = self._in_flight, self._out, self.max_frame, self._calls
-        max_inflight = self._settings.max_inflight
-        if len(in_flight) >= max_inflight or calls.active >= calls.limit:
+        run, verbs, writer, in_flight = runner.run, self._inline, self._writer, self._in_flight
+        out, limit = writer.out, writer.max_frame
+        calls = self._calls
+        # `_no_room`'s test, written out: a call here would cost ~480 instructions per read,
+        # which is per request for a client that waits for each reply.
+        if len(in_flight) >= self._settings.max_inflight or calls.active >= calls.limit:
             return  # the general path refuses new calls
         long_lines = not buffer.all_short
         low, high, pause = -MAX_SAFE_INT, MAX_SAFE_INT, PAUSE_OUTPUT  # locals: read on every line
@@ -340,21 +374,20 @@ class ServerConnection:
             try:
                 result = run(rid, verb, params, spec)
                 if result is PENDING:
-                    calls.active += 1
-                    in_flight[rid] = spec.streams
-                    if len(in_flight) >= max_inflight or calls.active >= calls.limit:
+                    self._enter(rid, spec)
+                    if self._no_room() is not None:
                         return
                     continue
                 envelope["id"] = rid
                 envelope["ok"] = result
                 reply = _dumps(envelope, option=_NEWLINE)
             except VenomError as exc:
-                self._write_error(rid, exc)
+                writer.error(rid, exc)
             except Exception as exc:  # from the handler, or its result would not encode
-                self._write_error(rid, runner.failed(rid, verb, exc))
+                writer.error(rid, runner.failed(rid, verb, exc))
             else:
                 if len(reply) > limit:
-                    self._write_error(rid, _result_too_large(limit))
+                    writer.error(rid, _result_too_large(limit))
                 else:
                     out += reply
             if len(out) >= pause:
@@ -363,7 +396,7 @@ class ServerConnection:
     def _exhausted(self, buffer: LineBuffer | FrameBuffer) -> Event | Sentinel | None:
         if buffer.fatal is not None:
             return self._fatal(buffer.fatal)
-        if buffer.ended and not self._ended:
+        if buffer.ended and self._state is not _DRAINING:
             self._end_of_input()
             return None
         return NEED_DATA
@@ -372,8 +405,9 @@ class ServerConnection:
         """The peer closed its sending side: every call in flight, streams included, still
         gets its replies (a half-close is not a cancel); the connection closes after the last.
         A peer that is gone altogether is the transport's to notice (D-W29)."""
-        self._ended = True
-        if not self._in_flight:
+        if self._in_flight:
+            self._state = advance(self._state, Trigger.END_OF_INPUT)
+        else:
             self._close(None)
 
     # -- requests (NDJSON lines and CONTROL payloads) --------------------------------------
@@ -382,7 +416,7 @@ class ServerConnection:
         try:
             rid, verb, params = read_request(line)
         except ProtocolViolation as exc:
-            self._write_error(exc.id, exc)
+            self._writer.error(exc.id, exc)
             return None
         return self._admit(rid, verb, params)
 
@@ -391,54 +425,62 @@ class ServerConnection:
             spec = self._verbs[verb]
         except KeyError:
             return self._core_verb(rid, verb, params)
-        if self.hello is None:
+        if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
-        in_flight = self._in_flight
-        if rid in in_flight:
-            self._duplicate(rid)
+        refusal = self._refusal(rid, verb, spec)
+        if refusal is not None:
+            self._writer.error(rid, refusal)
             return None
-        cap = spec.capability
-        if cap is not None and cap not in self._caps:
-            self._write_error(
-                rid,
-                _error(
-                    "unsupported.capability",
-                    f"verb {verb!r} needs capability {cap!r}",
-                    verb=verb,
-                    capability=cap,
-                ),
+        self._enter(rid, spec)
+        return _call_started(rid, verb, params, spec)
+
+    def _refusal(self, rid: int | str, verb: str, spec: VerbSpec) -> VenomError | None:
+        """Why a call of tool verb ``verb`` under ``rid`` may not start now, else ``None``.
+
+        The one statement of admission, for the general path and the fast path alike: an id
+        already in flight (RFC-0002 4.6), a capability not negotiated (6.3), the in-flight
+        bounds of the connection and of the daemon (D-W17), in that order.
+        """
+        if rid in self._in_flight:
+            return _duplicate_id(rid)
+        if not _allowed(spec, self._caps):
+            return _error(
+                "unsupported.capability",
+                f"verb {verb!r} needs capability {spec.capability!r}",
+                verb=verb,
+                capability=spec.capability,
             )
-            return None
-        if len(in_flight) >= self._settings.max_inflight:
-            self._write_error(rid, too_many_calls(self._settings.max_inflight, "connection"))
-            return None
+        return self._no_room()
+
+    def _no_room(self) -> VenomError | None:
+        """The in-flight bound a new call would pass, the connection's first (D-W17)."""
+        limit = self._settings.max_inflight
+        if len(self._in_flight) >= limit:
+            return too_many_calls(limit, "connection")
         calls = self._calls
         if calls.active >= calls.limit:
-            self._write_error(rid, too_many_calls(calls.limit, "daemon"))
-            return None
-        calls.active += 1
-        in_flight[rid] = spec.streams
-        return _call_started(rid, verb, params, spec)
+            return too_many_calls(calls.limit, "daemon")
+        return None
+
+    def _enter(self, rid: int | str, spec: VerbSpec) -> None:
+        """An admitted call is in flight until its final reply."""
+        self._calls.active += 1
+        self._in_flight[rid] = spec.streams
 
     def _core_verb(self, rid: int | str, verb: str, params: dict[str, Any]) -> Event | None:
         if verb == "hello":
             return self._hello_request(rid, params)
-        if self.hello is None:
+        if self._state is _PRE_HELLO:
             return self._implicit_hello(rid, verb, params)
         if rid in self._in_flight:
-            self._duplicate(rid)
+            self._writer.error(rid, _duplicate_id(rid))
         elif verb == "ping":
-            self._write_ok(rid, {})
+            self._writer.ok(rid, {})
         elif verb == "cancel":
             return self._cancel(rid, params)
         else:
-            self._write_error(rid, _error("unsupported.verb", f"unknown verb {verb!r}", verb=verb))
+            self._writer.error(rid, _error("unsupported.verb", f"unknown verb {verb!r}", verb=verb))
         return None
-
-    def _duplicate(self, rid: int | str) -> None:
-        self._write_error(
-            rid, ProtocolViolation("protocol.duplicate_id", f"id {rid!r} is already in flight")
-        )
 
     def _implicit_hello(self, rid: int | str, verb: str, params: dict[str, Any]) -> Event | None:
         """RFC-0002 6.4: a first request that is not hello settles version 1, no caps."""
@@ -448,7 +490,7 @@ class ServerConnection:
             exc.id = rid
             return self._fatal(exc)
         outcome = HelloOutcome(1, frozenset(), self.max_frame, None, {"proto": [1]})
-        self._settle(outcome)
+        self._settle(outcome, Trigger.IMPLICIT_HELLO)
         settled = HelloSettled(outcome)
         event = self._admit(rid, verb, params)  # hello is settled now: the ordinary path
         if event is None:
@@ -457,8 +499,8 @@ class ServerConnection:
         return settled
 
     def _hello_request(self, rid: int | str, params: dict[str, Any]) -> Event | None:
-        if self.hello is not None:
-            self._write_error(
+        if self._state is not _PRE_HELLO:
+            self._writer.error(
                 rid,
                 ProtocolViolation(
                     "protocol.hello_order", "hello must be the first request and is allowed once"
@@ -471,10 +513,10 @@ class ServerConnection:
             exc.id = rid
             return self._fatal(exc)
         except VenomError as exc:  # invalid params: the connection stays fresh (D-W2)
-            self._write_error(rid, exc)
+            self._writer.error(rid, exc)
             return None
-        self._write_ok(rid, outcome.result)
-        self._settle(outcome)
+        self._writer.ok(rid, outcome.result)
+        self._settle(outcome, Trigger.HELLO)
         return HelloSettled(outcome)
 
     def _negotiate(self, params: dict[str, Any]) -> HelloOutcome:
@@ -489,20 +531,20 @@ class ServerConnection:
             schema=s.schema,
         )
 
-    def _settle(self, outcome: HelloOutcome) -> None:
+    def _settle(self, outcome: HelloOutcome, trigger: Trigger) -> None:
+        awaited = self._state is _AWAIT_HELLO
+        self._state = advance(self._state, trigger)
         self.hello = outcome
         self._caps = caps = outcome.caps
-        if self._runner is not None and not self._binary:
+        if self._runner is not None and self._lines is not None:  # the fast path reads lines
             self._inline = {
-                name: spec
-                for name, spec in self._runner.verbs.items()
-                if spec.capability is None or spec.capability in caps
+                name: spec for name, spec in self._runner.verbs.items() if _allowed(spec, caps)
             }
-        self.max_frame = outcome.max_frame
+        self._writer.max_frame = outcome.max_frame
         buffer = self._lines if self._lines is not None else self._frames
         assert buffer is not None
         buffer.limit(outcome.max_frame)  # from the next message on, even in this read
-        if self._binary:
+        if awaited:  # the hello deadline ends; a message begun after HELLO gets its own
             partial = buffer.partial
             self.deadline = Deadline("message", self._settings.message_timeout) if partial else None
 
@@ -521,17 +563,17 @@ class ServerConnection:
             del self._in_flight[target]
             self._calls.active -= 1
             # The target's final error goes out before cancel's own null, as in 4.4.
-            self._write_error(target, VenomError("cancelled", _BY_CLIENT))
-            self._write_ok(rid, None)
+            self._writer.error(target, VenomError("cancelled", _BY_CLIENT))
+            self._writer.ok(rid, None)
             return CallCancelled(target, "client")
-        self._write_error(rid, err)
+        self._writer.error(rid, err)
         return None
 
     # -- binary frames ---------------------------------------------------------------------
 
     def _frame(self, frame: Frame) -> Event | None:
         type_, stream = frame.type, frame.stream
-        if self.hello is None:
+        if self._state is _AWAIT_HELLO:
             if type_ != HELLO:
                 return self._fatal(
                     ProtocolViolation(
@@ -551,7 +593,7 @@ class ServerConnection:
             if type_ == PING:
                 if len(frame.payload) > MAX_PING_PAYLOAD:
                     return self._fatal(bad_frame("PING payload longer than 64 bytes", type=type_))
-                self._write_frame(PONG, 0, frame.payload)
+                self._writer.frame(PONG, 0, frame.payload)
             return None  # the server sends no PING, so a PONG needs nothing
         if type_ in (CLOSE, ERROR):
             # On stream 0 the client is closing the connection; elsewhere it ends a tool
@@ -585,8 +627,8 @@ class ServerConnection:
             outcome = self._negotiate(params)
         except VenomError as exc:  # every hello failure closes a binary connection (D-W2)
             return self._fatal(exc)
-        self._write_frame(HELLO_OK, 0, dumps(outcome.result))
-        self._settle(outcome)
+        self._writer.frame(HELLO_OK, 0, dumps(outcome.result))
+        self._settle(outcome, Trigger.HELLO)
         return HelloSettled(outcome)
 
     # -- replies ---------------------------------------------------------------------------
@@ -600,24 +642,12 @@ class ServerConnection:
         in_flight = self._in_flight
         if id not in in_flight:
             return
-        if self._binary:
-            payload = _dumps({"id": id, "ok": value})
-            message = (
-                _pack_header(CONTROL, 0, len(payload)) + payload
-                if len(payload) <= self.max_frame
-                else None
-            )
-        else:
-            message = _dumps({"id": id, "ok": value}, option=_NEWLINE)
-            if len(message) > self.max_frame:
-                message = None
+        writer = self._writer
+        if not writer.result(id, value):
+            writer.error(id, _result_too_large(writer.max_frame))
         del in_flight[id]
         self._calls.active -= 1
-        if message is None:
-            self._write_error(id, _result_too_large(self.max_frame))
-        else:
-            self._out += message
-        if self._ended and not in_flight:
+        if not in_flight and self._state is _DRAINING:
             self._close(None)
 
     def send_error(self, id: int | str, error: VenomError) -> None:
@@ -628,8 +658,8 @@ class ServerConnection:
             return
         del in_flight[id]
         self._calls.active -= 1
-        self._write_error(id, error)
-        if self._ended and not in_flight:
+        self._writer.error(id, error)
+        if not in_flight and self._state is _DRAINING:
             self._close(None)
 
     def send_item(self, id: int | str, value: Any) -> None:
@@ -638,28 +668,15 @@ class ServerConnection:
         Raises ``TypeError`` when ``value`` cannot be encoded, and ``internal.too_large`` when
         the item would be longer than ``max_frame``.
         """
-        if id not in self._in_flight:
-            return
-        if self._binary:
-            message = dumps({"id": id, "item": value})
-            size = len(message)
-        else:
-            message = _dumps({"id": id, "item": value}, option=_NEWLINE)
-            size = len(message)
-        if size > self.max_frame:
-            raise _error(
-                "internal.too_large", "item larger than max_frame", max_frame=self.max_frame
-            )
-        if self._binary:
-            self._out += _pack_header(CONTROL, 0, size)
-        self._out += message
+        if id in self._in_flight:
+            self._writer.item(id, value)
 
     def send_frame(self, type_: int, stream: int, payload: bytes) -> None:
         """A frame from a tool frame handler; dropped once the connection is closed.
 
         Raises ``internal.too_large`` for a payload longer than ``max_frame``.
         """
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
         if not 0 < type_ <= 0xFFFF:
             raise ValueError(f"frame type {type_} out of range 1..65535")
@@ -671,13 +688,13 @@ class ServerConnection:
             )
         if stream and not stream & 1:
             self._server_streams.add(stream)
-        self._write_frame(type_, stream, payload)
+        self._writer.frame(type_, stream, payload)
 
     def send_stream_error(self, stream: int, error: VenomError) -> None:
         """An ``ERROR`` frame on ``stream``; on stream 0 it closes the connection (5.2)."""
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
-        self._write_frame(ERROR, stream, fit_error(error, self.max_frame, dumps))
+        self._writer.stream_error(stream, error)
         if stream == 0:
             self._close(error)
 
@@ -685,7 +702,7 @@ class ServerConnection:
 
     def deadline_passed(self, deadline: Deadline) -> None:
         """The transport's timer for ``deadline`` fired: unless it was replaced, close."""
-        if deadline is not self.deadline or self._closed is not None:
+        if deadline is not self.deadline or self._state is _CLOSED:
             return
         seconds = deadline.seconds
         what = {
@@ -693,43 +710,37 @@ class ServerConnection:
             "hello": "no HELLO frame arrived",
             "message": "a message was not completed",
         }[deadline.kind]
-        err = _error(f"timeout.{deadline.kind}", f"{what} within {seconds:g} s", seconds=seconds)
-        if self._binary:
-            self._write_frame(ERROR, 0, fit_error(err, self.max_frame, dumps))
-        else:
-            self._out += encode_error(None, err)
-        self._close(err)
+        self._fatal(
+            _error(f"timeout.{deadline.kind}", f"{what} within {seconds:g} s", seconds=seconds)
+        )
 
     def shutdown(self, message: str) -> None:
         """The server is stopping: every call in flight ends ``cancelled``; binary: ``CLOSE``."""
-        if self._closed is not None:
+        if self._state is _CLOSED:
             return
-        err = VenomError("cancelled", message)
+        err, writer = VenomError("cancelled", message), self._writer
         for rid in list(self._in_flight):
-            self._write_error(rid, err)
-        if self._binary:
-            self._write_frame(CLOSE, 0, dumps({"reason": message}))
+            writer.error(rid, err)
+        writer.goodbye(message)
         self._close(None)
 
     def close_with(self, error: VenomError) -> None:
         """End the connection with ``error``, written like any fatal one (NDJSON ``id: null``,
         binary ``ERROR`` on stream 0); for limits the transport enforces."""
-        if self._closed is None:
+        if self._state is not _CLOSED:
             self._fatal(error)
 
     def connection_lost(self) -> None:
         """The transport is gone: forget every call (their budget returns to the daemon)."""
-        if self._closed is None:
+        if self._state is not _CLOSED:
             self._close(None)
 
     def _fatal(self, error: VenomError) -> ConnectionClosed:
-        if self._binary:
-            self._write_frame(ERROR, 0, fit_error(error, self.max_frame, dumps))
-        else:
-            self._write_error(error.id if isinstance(error, ProtocolViolation) else None, error)
+        self._writer.fatal(error)
         return self._close(error)
 
     def _close(self, error: VenomError | None) -> ConnectionClosed:
+        self._state = advance(self._state, Trigger.CLOSE)
         self._closed = closed = ConnectionClosed(error)
         self._calls.active -= len(self._in_flight)
         self._in_flight.clear()
@@ -739,33 +750,15 @@ class ServerConnection:
             buffer.release()  # now, not whenever the cycle collector gets to the connection
         return closed
 
-    # -- encoding --------------------------------------------------------------------------
 
-    def _write_ok(self, rid: int | str, value: Any) -> None:
-        if self._binary:
-            payload = dumps({"id": rid, "ok": value})
-            self._write_frame(CONTROL, 0, payload)
-        else:
-            self._out += _dumps({"id": rid, "ok": value}, option=_NEWLINE)
+def _allowed(spec: VerbSpec, caps: frozenset[str]) -> bool:
+    """RFC-0002 6.3: a verb gated by a capability needs it in the negotiated set."""
+    cap = spec.capability
+    return cap is None or cap in caps
 
-    def _write_error(self, rid: int | str | None, error: VenomError) -> None:
-        if self._binary:
 
-            def payload(obj: dict[str, Any]) -> bytes:
-                return dumps({"id": rid, "error": obj})
-
-            self._write_frame(CONTROL, 0, fit_error(error, self.max_frame, payload))
-        else:
-
-            def line(obj: dict[str, Any]) -> bytes:
-                return _dumps({"id": rid, "error": obj}, option=_NEWLINE)
-
-            self._out += fit_error(error, self.max_frame, line)
-
-    def _write_frame(self, type_: int, stream: int, payload: bytes) -> None:
-        out = self._out
-        out += _pack_header(type_, stream, len(payload))
-        out += payload
+def _duplicate_id(rid: int | str) -> ProtocolViolation:
+    return ProtocolViolation("protocol.duplicate_id", f"id {rid!r} is already in flight")
 
 
 def _result_too_large(max_frame: int) -> VenomError:
