@@ -9,7 +9,6 @@ Exit status: 0, or 1 with ``--strict`` when a floor is missed, 2 when a group fa
 from __future__ import annotations
 
 import json
-import math
 import os
 import platform
 import sys
@@ -19,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench import bench_frames, bench_mcp_product, bench_ndjson, bench_process
-from bench._util import ROOT, Row
+from bench._util import ROOT, Row, format_table
 
 RESULTS = ROOT / "bench" / "results.json"
 MCP_ADDED_MS = 2.0
@@ -91,34 +90,6 @@ GROUPS: dict[str, Callable[[], list[Row]]] = {
 }
 #: What runs when no group is named; `peers` needs extra packages and socat, so it is opt-in.
 DEFAULT = ("ndjson", "frames", "process", "validation", "mcp")
-
-
-def _fmt(value: float) -> str:
-    if math.isnan(value):
-        return "-"
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
-
-
-def format_table(rows: list[Row]) -> str:
-    """A fixed-width table: name, ours, baseline, unit, ratio, floor, verdict."""
-    head = ("benchmark", "ours", "baseline", "unit", "ratio", "floor", "")
-    lines = [head]
-    for r in rows:
-        floor = "-" if r.floor is None else ("+" if r.check == "added" else "") + f"{r.floor:g}"
-        base = _fmt(r.baseline) if r.baseline else "-"
-        if r.check == "added":
-            ratio = f"+{r.ours - r.baseline:.3g}"
-        else:
-            ratio = _fmt(r.ratio) if r.baseline else "-"
-        lines.append((r.name, _fmt(r.ours), base, r.unit, ratio, floor, r.verdict))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-    return "\n".join(
-        "  ".join(
-            cell.ljust(w) if i == 0 else cell.rjust(w)
-            for i, (cell, w) in enumerate(zip(line, widths, strict=True))
-        ).rstrip()
-        for line in lines
-    )
 
 
 def main(argv: list[str]) -> int:

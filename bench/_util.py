@@ -29,6 +29,7 @@ __all__ = (
     "Row",
     "daemon",
     "echo_argv",
+    "format_table",
     "isolated_env",
     "load_client",
     "median",
@@ -240,3 +241,31 @@ def load_client(mode: str, *args: object, env: dict[str, str], timeout: float = 
     if out.returncode != 0:
         raise RuntimeError(f"load client {mode} failed: {out.stderr.strip()[-2000:]}")
     return json.loads(out.stdout)
+
+
+def _fmt(value: float) -> str:
+    if math.isnan(value):
+        return "-"
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
+
+
+def format_table(rows: list[Row]) -> str:
+    """A fixed-width table: name, ours, baseline, unit, ratio, floor, verdict."""
+    head = ("benchmark", "ours", "baseline", "unit", "ratio", "floor", "")
+    lines = [head]
+    for r in rows:
+        floor = "-" if r.floor is None else ("+" if r.check == "added" else "") + f"{r.floor:g}"
+        base = _fmt(r.baseline) if r.baseline else "-"
+        if r.check == "added":
+            ratio = f"+{r.ours - r.baseline:.3g}"
+        else:
+            ratio = _fmt(r.ratio) if r.baseline else "-"
+        lines.append((r.name, _fmt(r.ours), base, r.unit, ratio, floor, r.verdict))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if i == 0 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(line, widths, strict=True))
+        ).rstrip()
+        for line in lines
+    )

@@ -251,7 +251,7 @@ def run(sizes: Sizes | None = None) -> list[Row]:
 
 def main() -> None:
     """Print the table and save ``bench/peers/results.json`` (with the machine's load)."""
-    from bench.__main__ import format_table
+    from bench._util import format_table
 
     load_before, started = os.getloadavg()[0], time.monotonic()
     rows = run()
