@@ -71,7 +71,7 @@ def test_to_raw_uses_zon_values() -> None:
 class KindParams(BaseModel):
     b: bool = Field(default=True, description="B")
     i: int = Field(default=3, ge=0, le=9, description="I")
-    a: list[str] = Field(default=("x", "y"), description="A")  # type: ignore[assignment]
+    a: list[str] = Field(default=("x", "y"), description="A")  # type: ignore[arg-type]
     z: None = Field(default=None, description="Z")
 
 

@@ -40,7 +40,7 @@ def test_the_vocabulary_and_the_floor_are_defined_once() -> None:
     assert get_args(Grant) == GRANTS  # the typing spelling, in the same order
     assert manifest.GRANTS is GRANTS
     assert _validate_verbs.GRANTS is GRANTS
-    assert _validate_verbs.PUBLIC_GRANTS is PUBLIC_GRANTS
+    assert vars(_validate_verbs)["PUBLIC_GRANTS"] is PUBLIC_GRANTS
     assert PUBLIC_GRANTS < ALL_GRANTS
 
 
