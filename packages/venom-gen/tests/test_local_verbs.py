@@ -10,20 +10,20 @@ from pathlib import Path
 
 import pytest
 
-from venom_echo.product import PRODUCT
 from venom_gen import Product
 from venom_gen.local import LOCAL_VERBS, local_verbs
 from venom_gen.product import resolve
-from venom_proto.model_cache import load_model
+from venom_schema.manifest import validate_manifest
 
-
-def _local_wire_names(model_path: str) -> set[str]:
-    return {v["name"] for v in load_model(model_path)["verbs"] if v.get("dispatch") == "local"}
+#: A model with the standard bundles (venom-gen's tests run without any product installed).
+ECHO_MODEL = Path(__file__).parent / "fixtures" / "echo_model.json"
 
 
 def test_every_local_verb_of_the_shared_bundles_has_a_runner() -> None:
-    """The model's local verbs are the table's, plus the product's own ``mcp``."""
-    assert _local_wire_names(PRODUCT.model_path) == (set(LOCAL_VERBS) - {"doctor"}) | {"mcp"}
+    """The bundles' local verbs are the table's, plus the product's own ``mcp``."""
+    model = validate_manifest({"format": 1, "tool": "t", "summary": "T", "verbs": []}, source="t")
+    local = {v["name"] for v in model["verbs"] if v.get("dispatch") == "local"}
+    assert local == (set(LOCAL_VERBS) - {"doctor"}) | {"mcp"}
 
 
 @pytest.mark.parametrize("name", sorted(LOCAL_VERBS))
@@ -58,8 +58,9 @@ def test_a_product_verb_joins_the_table_and_wins(tmp_path: Path) -> None:
 def test_the_table_imports_no_verb_module() -> None:
     """The binary imports the table on every call; a verb's module loads when it runs."""
     code = (
-        "import json, sys; from venom_gen.local import local_verbs; "
-        "from venom_echo.product import PRODUCT; local_verbs(PRODUCT); "
+        "import json, sys; from venom_gen import Product; from venom_gen.local import local_verbs; "
+        f"local_verbs(Product(tool='t', version='1', model_path={str(ECHO_MODEL)!r}, "
+        "handlers='x:y', local={'mcp': 'venom_mcp:mcp_verb'})); "
         "print(json.dumps(sorted(sys.modules)))"
     )
     out = subprocess.run(
