@@ -50,17 +50,6 @@ def test_params_with_defaults_are_always_present_for_the_handler() -> None:
     assert "    level: NotRequired[int]" in sent.splitlines()  # a caller may leave it out
 
 
-def test_handler_types_reexport_the_product_verbs_types() -> None:
-    """``handler_types`` imports its types from ``verb_types`` and re-exports those of the
-    product verbs (params as received, results, items and what they reach), nothing else."""
-    from venom_echo import handler_types, verb_types
-
-    assert handler_types.EchoParams is verb_types.EchoParams
-    assert "EchoTypesParamsNested" in handler_types.__all__
-    assert "EchoTypesArgsNested" not in handler_types.__all__  # the client's form
-    assert "DoctorResult" not in handler_types.__all__  # a shared verb: no handler
-
-
 HANDLERS_OK = """
 from __future__ import annotations
 

@@ -225,10 +225,9 @@ class AsyncClient:
         if self._timeout is None:
             await event.wait()
             return True
-        with anyio.move_on_after(self._timeout):
+        with anyio.move_on_after(self._timeout) as scope:
             await event.wait()
-            return True
-        return False
+        return not scope.cancelled_caught
 
     async def _write_loop(self) -> None:
         assert self._stream is not None
