@@ -217,6 +217,7 @@ class AsyncTypedClient(_Product):
         socket: str | None = None,
         *,
         auth: dict[str, Any] | None = None,
+        timeout: float | None = None,
         client_name: str | None = None,
         client_version: str | None = None,
     ) -> Self:
@@ -227,13 +228,14 @@ class AsyncTypedClient(_Product):
                 ``$<TOOL>_SOCKET``, else ``<tool>.sock`` in the user's runtime directory.
             auth: ``hello.auth``; by default ``$<TOOL>_TOKEN`` when set, else the owner token
                 beside a local socket, when readable (rfcs/0006 §4).
+            timeout: Seconds to wait for each reply; by default no limit.
             client_name: The client name sent in hello; by default ``<tool>-client``.
             client_version: The client version sent in hello; by default the schema digest.
         """
         from .client import AsyncClient  # anyio is imported by async users only
 
         path, options = cls._hello(socket, auth, client_name, client_version)
-        return cls(AsyncClient(path, **options))
+        return cls(AsyncClient(path, timeout=timeout, **options))
 
     @property
     def hello_result(self) -> dict[str, Any]:
