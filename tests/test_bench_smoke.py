@@ -22,7 +22,7 @@ from bench import (
     bench_process,
     bench_validation,
 )
-from bench._util import Row
+from bench._util import Row, format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -83,7 +83,7 @@ def test_verdicts_follow_the_check() -> None:
 
 def test_table_lists_every_row() -> None:
     rows = [Row("one", 1.5, 3.0, "ms", "max", 1.3), Row("two", 2000, 1000, "req/s", "min", 0.5)]
-    table = bench_main.format_table(rows).splitlines()
+    table = format_table(rows).splitlines()
     assert len(table) == 3
     assert table[1].startswith("one")
     assert table[1].endswith("PASS")
