@@ -115,7 +115,7 @@ def test_the_check_can_fail() -> None:
     outside = Path("tests/x.py")
     code = (
         "import venom_proto._core.errors\n"
-        "from venom_schema.runtime._steps import x\n"
+        "from venom_schema.runtime._checks import x\n"
         "from venom_proto import _server, Server\n"
         "from venom_gen.cli import (\n    _argv,\n    main,\n)\n"
         '__import__("venom_mcp._cli")\n'
@@ -129,7 +129,7 @@ def test_the_check_can_fail() -> None:
         "venom_mcp._cli",
         "venom_proto._core.errors",
         "venom_proto._server",
-        "venom_schema.runtime._steps",
+        "venom_schema.runtime._checks",
     ]
     inside = Path("packages/venom-proto/tests/x.py")
     assert private_imports(inside, "from venom_proto._core import errors\n") == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from venom_gen.cli._values import convert_value
+from venom_gen.cli._argv import convert_value
 from venom_proto import VenomError
 from venom_schema.model import Descriptor
 

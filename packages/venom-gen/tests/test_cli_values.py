@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_gen.cli._values import MAX_SAFE_INTEGER, convert_value
+from venom_gen.cli._argv import MAX_SAFE_INTEGER, convert_value
 from venom_proto import VenomError
 from venom_schema.model import Descriptor
 
@@ -113,7 +113,7 @@ def test_cli_values_number_spellings_refused(text: str) -> None:
         _convert(NUMBER, text)
 
 
-#: RFC 8259 §6 number syntax, as a regex: the oracle for the hand-written check in `_values`.
+#: RFC 8259 §6 number syntax, as a regex: the oracle for the hand-written check in `_argv`.
 JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?\Z")
 number_like = st.text(st.sampled_from([*"0123456789", "-", "+", ".", "e", "E", "٣", " "]))
 

@@ -18,7 +18,7 @@ from core_kit import CoreApp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from venom_proto._core.ids import is_valid_id
+from venom_proto._core.errors import is_valid_id
 
 EDGE_INTS = [0, 1, -1, 2**53 - 1, 2**53, -(2**53 - 1), -(2**53), 2**63, 10**30]
 ids = st.one_of(

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from venom_proto import ProtocolViolation, VenomError
-from venom_proto._core.ids import is_valid_id, is_verb_name
+from venom_proto._core.errors import is_valid_id, is_verb_name
 from venom_proto._core.messages import (
     Reply,
     Request,

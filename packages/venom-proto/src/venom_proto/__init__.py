@@ -17,9 +17,8 @@ import sys
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow the CLI.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ._core.errors import CLASS_EXIT, ProtocolViolation, VenomError, exit_code_for
+    from ._core.errors import CLASS_EXIT, CORE_VERBS, ProtocolViolation, VenomError, exit_code_for
     from ._core.frames import Frame
-    from ._core.ids import CORE_VERBS
     from ._core.messages import encode_item
     from ._server.api import Call, ConnectionInfo, FrameContext, FrameHandler, Handler, VerbHandler
     from ._server.server import Server
@@ -56,7 +55,7 @@ _EXPORTS: dict[str, str] = {
     "VenomError": "venom_proto._core.errors",
     "exit_code_for": "venom_proto._core.errors",
     "Frame": "venom_proto._core.frames",
-    "CORE_VERBS": "venom_proto._core.ids",
+    "CORE_VERBS": "venom_proto._core.errors",
     "encode_item": "venom_proto._core.messages",
     "Call": "venom_proto._server.api",
     "ConnectionInfo": "venom_proto._server.api",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 
-from ._core.ids import is_verb_name
+from ._core.errors import is_verb_name
 from .owner_token import owner_auth
 from .paths import default_runtime_dir
 

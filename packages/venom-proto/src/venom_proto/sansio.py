@@ -22,7 +22,14 @@ Everything raises `VenomError` or its `ProtocolViolation` subclass.
 from __future__ import annotations
 
 from ._client_core import ClientCore, hello_params
-from ._core.errors import ProtocolViolation, VenomError
+from ._core.errors import (
+    CORE_VERBS,
+    MAX_ID_BYTES,
+    MAX_SAFE_INT,
+    ProtocolViolation,
+    VenomError,
+    is_valid_id,
+)
 from ._core.frames import (
     CLOSE,
     CONTROL,
@@ -43,7 +50,6 @@ from ._core.frames import (
     select_protocol,
 )
 from ._core.hello import HelloOutcome
-from ._core.ids import CORE_VERBS, MAX_ID_BYTES, MAX_SAFE_INT, is_valid_id
 from ._core.messages import (
     Reply,
     Request,

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._json import dumps_line, loads
-from .errors import ProtocolViolation, VenomError
-from .ids import MAX_ID_BYTES, MAX_SAFE_INT
+from .errors import MAX_ID_BYTES, MAX_SAFE_INT, ProtocolViolation, VenomError
 from .replies import Reply, reply_from_object
 
 __all__ = (

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .errors import ProtocolViolation, VenomError
-from .ids import is_valid_id
+from .errors import ProtocolViolation, VenomError, is_valid_id
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
 TYPE_CHECKING = False

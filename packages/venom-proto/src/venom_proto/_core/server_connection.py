@@ -51,7 +51,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from ._json import APPEND_NEWLINE, dumps, fast_dumps, loads
-from .errors import ProtocolViolation, VenomError
+from .errors import MAX_SAFE_INT, ProtocolViolation, VenomError, is_valid_id
 from .frames import (
     CLOSE,
     CONTROL,
@@ -66,7 +66,6 @@ from .frames import (
     select_protocol,
 )
 from .hello import HelloOutcome, negotiate_hello, version_mismatch
-from .ids import MAX_SAFE_INT, is_valid_id
 from .messages import read_request
 from .ndjson import DEFAULT_MAX_FRAME, LineBuffer
 from .server_events import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from venom_proto._core.ids import CORE_VERBS
+from venom_proto._core.errors import CORE_VERBS
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 from venom_proto._core.server_settings import ServerSettings
 

@@ -2,15 +2,14 @@
 
 Light by design: it is on the CLI's path for client-side validation, so it imports only the
 standard library and venom-proto's `VenomError` (no ZON reader, no pydantic). Descriptors are
-compiled once into closures; see ``_compile`` for the failure order and ``_scalars`` for the JSON
+compiled once into closures; see ``_compile`` for the failure order and ``_checks`` for the JSON
 number semantics (bool is not an integer; ``1.0`` is the integer 1; NaN and inf are rejected).
 """
 
 from __future__ import annotations
 
-from ._compile import compile_descriptor, compile_params
-from ._errors import DescriptorError
-from ._verb import CompiledVerb, compile_verb
+from ._checks import DescriptorError
+from ._compile import CompiledVerb, compile_descriptor, compile_params, compile_verb
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
 TYPE_CHECKING = False

@@ -1,4 +1,5 @@
-"""Compile normalized type descriptors (docs/architecture.md) into validator closures.
+"""Compile normalized type descriptors (docs/architecture.md) into validator closures, and one
+normalized verb into its `CompiledVerb`.
 
 The descriptor dict is read once, here; the returned closures never look at it again.
 Failure order is deterministic: within an object, declared fields are checked in declaration
@@ -12,19 +13,28 @@ from __future__ import annotations
 # `collections.abc` would import `collections` (~1 ms of every CLI call).
 from _collections_abc import Mapping  # isinstance checks at run time
 
-from ._errors import DescriptorError, Invalid, to_error
-from ._objects import object_check
-from ._scalars import (
+from venom_proto import VenomError
+
+from ._checks import (
+    ABSENT,
     FLOAT_MAX,
     SAFE_INT,
+    DescriptorError,
+    Invalid,
     boolean_check,
+    choice_step,
+    deep_copy,
     integer_check,
+    nested_step,
     null_check,
     number_check,
+    object_check,
+    ranged_step,
     string_check,
+    to_error,
     type_error,
+    typed_step,
 )
-from ._steps import ABSENT, choice_step, deep_copy, nested_step, ranged_step, typed_step
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every CLI call ~3 ms.
 TYPE_CHECKING = False
@@ -32,15 +42,19 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any, NoReturn
 
-    from ._errors import Kind
+    from ._checks import Check, Kind, Step
     from ._generated import FieldPlan
-    from ._scalars import Check
-    from ._steps import Step
 
     #: A compiled validator: returns a new value with defaults inserted, or raises `VenomError`.
     Validator = Callable[[Any], Any]
 
-__all__ = ("compile_descriptor", "compile_params", "object_plans")  # `Validator` is type-only
+__all__ = (
+    "CompiledVerb",
+    "compile_descriptor",
+    "compile_params",
+    "compile_verb",
+    "object_plans",
+)  # `Validator` is type-only
 
 _SCALARS = (str, bool, int, float, type(None))
 
@@ -261,3 +275,76 @@ def _default_maker(default: Any) -> Callable[[], Any] | None:
 
 def _values(container: dict[str, Any] | list[Any]) -> Any:
     return container.values() if isinstance(container, dict) else container
+
+
+class CompiledVerb:
+    """The validators of one normalized verb (RFC-0004 §2/§3), compiled once.
+
+    ``params(p)`` returns the params with defaults inserted (``None`` means ``{}``) or raises
+    ``invalid_params.*``; ``result(v)`` and ``item(v)`` return the checked value or raise
+    ``internal.result``.
+    """
+
+    __slots__ = (
+        "grant",
+        "item",
+        "name",
+        "params",
+        "params_plans",
+        "result",
+        "result_plans",
+        "streams",
+        "verb",
+    )
+
+    def __init__(self, verb: Mapping[str, Any], *, generate: bool = False) -> None:
+        if not isinstance(verb, Mapping) or not isinstance(verb.get("name"), str):
+            raise DescriptorError("verb must be an object with a string name")
+        name: str = verb["name"]
+        params = verb.get("params", [])
+        if not isinstance(params, list):
+            raise DescriptorError(f"verb {name!r}: params must be a list of fields")
+        if "result" not in verb:
+            raise DescriptorError(f"verb {name!r}: result descriptor is required")
+        self.verb: Mapping[str, Any] = verb
+        self.name: str = name
+        self.grant: str = str(verb.get("grant", ""))
+        self.streams: bool = verb.get("streams", False) is True
+        self.params: Validator = compile_params(params, generate=generate)
+        # With ``generate``, the plans let the registry inline both checks into one function.
+        self.params_plans: list[FieldPlan] | None = None
+        self.result_plans: list[FieldPlan] | None = None
+        if generate:
+            self.params_plans = object_plans({"kind": "object", "fields": params}, "params")
+            self.result_plans = object_plans(verb["result"], "result")
+        self.result: Validator = compile_descriptor(
+            verb["result"], kind="result", generate=generate
+        )
+        if self.streams:
+            if "item" not in verb:
+                raise DescriptorError(f"verb {name!r}: a streaming verb needs an item descriptor")
+            self.item: Validator = compile_descriptor(verb["item"], kind="item", generate=generate)
+        else:
+            self.item = _no_items(name)
+
+    def __repr__(self) -> str:
+        return f"CompiledVerb({self.name!r})"
+
+
+def _no_items(name: str) -> Validator:
+    def refuse(value: Any) -> Any:
+        raise VenomError(
+            "internal.result",
+            f"verb '{name}' does not stream, so it cannot emit items",
+            {"path": "", "reason": "type"},
+        )
+
+    return refuse
+
+
+def compile_verb(verb: Mapping[str, Any], *, generate: bool = False) -> CompiledVerb:
+    """Compile the params, result and item validators of a normalized verb.
+
+    ``generate``: faster generated checks for long-running processes (see `compile_descriptor`).
+    """
+    return CompiledVerb(verb, generate=generate)

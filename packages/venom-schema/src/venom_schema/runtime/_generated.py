@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._errors import Invalid
-from ._steps import ABSENT, deep_copy
+from ._checks import ABSENT, Invalid, deep_copy
 
 if TYPE_CHECKING:
-    from ._scalars import Check
+    from ._checks import Check
 
     #: How one field is read: (name, test, argument, required, default, check).
     #: test is "type" (argument: the exact type), "choice" (argument: the allowed strings),
