@@ -1,6 +1,6 @@
 """The release gate on a throwaway copy of venom-echo (docs/releasing.md, "The manifest gate"):
-a deliberate breaking change to its verbs.zon fails the product's own gate test, which
-``nox -s release-check`` runs, until the version says so."""
+a deliberate breaking change to its verbs.zon fails the product's own gate test and
+``nox -s release-check``'s manifest step, until the version says so."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from tools.workspace import ROOT
+from tools.release_check import Checker, Report
+from tools.workspace import ROOT, members
 
 ECHO = ROOT / "packages" / "venom-echo"
 
@@ -63,3 +65,20 @@ def test_a_deliberate_break_fails_until_the_version_says_so(tmp_path: Path) -> N
     _set_version(copy, "0.3.0")
     passed = _gate(copy)
     assert passed.returncode == 0, passed.stdout[-2000:]
+
+
+def test_release_check_runs_the_gate_as_a_step(tmp_path: Path) -> None:
+    """`nox -s release-check`'s manifest step, with this environment as the installed one."""
+    echo = next(m for m in members() if m.name == "venom-echo")
+    copy = _copy(tmp_path)
+    checker = Checker(tmp_path / "scratch", members(), [])
+    venv = Path(sys.executable).parent.parent
+    report = Report(replace(echo, path=copy))
+    checker.manifest_gate(report.member, venv, report)
+    assert report.steps == [("manifest", True, "no breaking change since 0.2.0")]
+    manifest = copy / "src" / "venom_echo" / "verbs.zon"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace(".grant = .read", ".grant = .admin", 1), encoding="utf-8")
+    checker.manifest_gate(report.member, venv, report)
+    assert report.steps[-1][:2] == ("manifest", False)
+    assert not report.ok
