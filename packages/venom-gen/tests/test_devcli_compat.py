@@ -138,3 +138,27 @@ def test_a_missing_argument_is_a_usage_error() -> None:
     proc = run("only-one.zon")
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
+
+
+def test_two_python_declarations_compare(tmp_path: Path) -> None:
+    """MODULE:ATTRIBUTE on both sides: a stronger grant breaks, the reverse is compatible."""
+    from test_devcli_python import DECLARATION
+
+    (tmp_path / "decl_read.py").write_text(DECLARATION.format(grant="read"), encoding="utf-8")
+    (tmp_path / "decl_admin.py").write_text(DECLARATION.format(grant="admin"), encoding="utf-8")
+
+    def compat(old: str, new: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*command(), "compat", "--json", old, new],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    ahead = compat("decl_read:MANIFEST", "decl_admin:build")
+    assert ahead.returncode == 1, ahead.stderr
+    (change,) = json.loads(ahead.stdout)["changes"]
+    assert (change["verb"], change["kind"]) == ("greet", "grant.stronger")
+    assert compat("decl_admin:MANIFEST", "decl_read:MANIFEST").returncode == 0
