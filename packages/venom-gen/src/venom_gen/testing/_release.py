@@ -6,10 +6,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from venom_proto.model_cache import cache_path
+
 __all__ = ("RELEASE_SUFFIX", "newest_release", "release_problems")
 
-#: A release's model is ``<release dir>/<version>.model.json``: ``venom-gen normalize``'s output.
-RELEASE_SUFFIX = ".model.json"
+#: A release's model is named as the model of a manifest ``<version>.zon`` would be
+#: (`venom_proto.model_cache.cache_path`, the name's one owner): ``0.2.0.model.json``. Its
+#: content is ``venom-gen normalize``'s output, not a cache.
+RELEASE_SUFFIX = os.path.basename(cache_path("x.zon"))[1:]
 
 
 def _version_key(version: str) -> tuple[int, ...]:
