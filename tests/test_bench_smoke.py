@@ -16,6 +16,7 @@ from bench import (
     __main__ as bench_main,
 )
 from bench import (
+    bench_compat,
     bench_frames,
     bench_mcp,
     bench_ndjson,
@@ -49,6 +50,12 @@ def test_frames_rows() -> None:
     _assert_rows(rows[:2], 2)
     assert all(r.unit == "MB/s" for r in rows[:2])
     assert all(r.baseline > 0 for r in rows[:2])
+
+
+def test_compat_rows() -> None:
+    rows = bench_compat.run(bench_compat.Sizes(runs=1, compares=2, verbs=20))
+    _assert_rows(rows, 4)
+    assert [r.check for r in rows] == ["added", "added", "info", "info"]
 
 
 def test_process_rows() -> None:

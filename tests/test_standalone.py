@@ -80,7 +80,7 @@ def test_a_standalone_project_installs_from_wheels_and_passes_its_tests(
 
     env = _clean_env(PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
     tests = _run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, env=env)
-    assert "14 passed" in tests.stdout, tests.stdout[-2000:]
+    assert "15 passed" in tests.stdout, tests.stdout[-2000:]
 
 
 def test_new_without_standalone_outside_a_workspace_says_so(tmp_path: Path) -> None:

@@ -11,6 +11,10 @@ For each package (``--package NAME`` to choose; all by default):
    others at the lock's versions, plus its ``test`` dependency group; then its own tests run
    from the source tree's ``tests/`` against that install, and fail if any module of a checked
    package was imported from anywhere but the venv's site-packages;
+   For a product with a ``release/`` directory, **manifest** first: its ``verbs.zon`` against
+   the newest ``release/<version>.model.json``, with the installed venom-gen's
+   ``venom_gen.testing.release_problems`` (RFC-0004 §7: a breaking change needs the version's
+   bump; docs/releasing.md "The manifest gate"); its own tests hold the same gate;
 4. **lowest**: the same with every direct dependency at the lowest version its range allows:
    siblings at their lowest release in range (tools/release_lowest.py), others at the lowest
    on the index (``uv pip install --resolution lowest-direct``), everything else still locked.
@@ -268,6 +272,26 @@ class Checker:
                 return f"{name} is not installed from {wheel.name}: {differ[:3]} differ"
         return ""
 
+    def manifest_gate(self, member: Member, venv: Path, report: Report) -> None:
+        """The manifest gate with the installed venom-gen, for a product with ``release/``."""
+        releases, manifest = member.path / "release", member.module_dir / "verbs.zon"
+        if not releases.is_dir() or not manifest.is_file():
+            return
+        python = str(venv / "bin" / "python")
+        proc = subprocess.run(
+            [python, "-c", _GATE, str(releases), str(manifest), member.version],
+            capture_output=True,
+            text=True,
+            cwd=self.out,
+            check=False,
+        )
+        ok = proc.returncode == 0
+        detail = proc.stdout.strip().splitlines()[0] if ok and proc.stdout.strip() else ""
+        if not ok:
+            print(proc.stdout + proc.stderr, file=sys.stderr, flush=True)
+            detail = "a breaking change the version does not say (RFC-0004 §7)"
+        report.add("manifest", ok, detail or "checked")
+
     def alone(self, member: Member, report: Report) -> dict[str, str]:
         venv = self.out / "venvs" / member.name
         start = time.monotonic()
@@ -278,6 +302,7 @@ class Checker:
         if problem:
             report.add("alone", False, problem)
             return {}
+        self.manifest_gate(member, venv, report)
         ok, summary = self.test(member, venv)
         report.add("alone", ok, f"{summary} ({time.monotonic() - start:.0f} s with install)")
         return _installed(venv)
@@ -316,6 +341,17 @@ class Checker:
             return
         ok, summary = self.test(member, venv)
         report.add("lowest", ok, f"{shown}: {summary} ({time.monotonic() - start:.0f} s)")
+
+
+#: Run by a product's installed interpreter: its manifest against its newest release model.
+_GATE = """\
+import sys
+from venom_gen.testing import newest_release, release_problems
+problems = release_problems(*sys.argv[1:4])
+newest = newest_release(sys.argv[1])
+print("\\n".join(problems) or f"no breaking change since {newest[0] if newest else '-'}")
+sys.exit(1 if problems else 0)
+"""
 
 
 def _parse(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]]:

@@ -52,6 +52,7 @@ def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
         "tests/test_venom_foo_model.py",
         "tests/test_venom_foo_handlers.py",
         "tests/test_venom_foo_surfaces.py",
+        "tests/test_venom_foo_release.py",
     } <= written
     on_disk = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
     assert on_disk == written

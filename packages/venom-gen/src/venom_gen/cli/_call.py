@@ -16,6 +16,7 @@ from venom_schema.grants import PUBLIC_GRANTS
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import os
     from collections.abc import Mapping
     from typing import Any
 
@@ -28,6 +29,7 @@ __all__ = (
     "CONNECT_TIMEOUT",
     "call_daemon",
     "connect_timeout",
+    "drift_hint",
     "exit_status",
     "sync_connect",
 )
@@ -150,6 +152,36 @@ def _exchange(
     return status
 
 
+#: The error classes a daemon running another schema answers with (an unknown verb, a param it
+#: does not know, a value it no longer takes): only these get the drift hint.
+_DRIFT_CLASSES = ("unsupported", "invalid_params")
+
+
+def drift_hint(err: VenomError, daemon_schema: Any, own_schema: Any, tool: str) -> str | None:
+    """The one line that explains ``err`` when the daemon's ``hello.schema`` is not the
+    digest this CLI was built with (rfcs/0004 D-S49); None when it does not apply."""
+    if err.code.partition(".")[0] not in _DRIFT_CLASSES:
+        return None
+    if not isinstance(daemon_schema, str) or not isinstance(own_schema, str):
+        return None  # an absent digest is not itself an error (RFC-0004 §7)
+    if daemon_schema == own_schema:
+        return None
+    return (
+        f"hint: the daemon runs schema {daemon_schema[:19]}, this CLI was built for"
+        f" {own_schema[:19]}: restart the daemon to serve this build, or upgrade the CLI"
+        f" ('{tool} doctor' compares them)"
+    )
+
+
+def _own_schema(model_path: Any) -> Any:
+    from venom_proto.model_cache import load_cache_info
+
+    try:
+        return load_cache_info(model_path).get("digest")
+    except VenomError:
+        return None
+
+
 def call_daemon(
     connect: Connect,
     socket_path: str,
@@ -161,8 +193,12 @@ def call_daemon(
     client_version: str,
     connect_timeout: float = CONNECT_TIMEOUT,
     environ: Mapping[str, str] | None = None,
+    model_path: str | os.PathLike[str] | None = None,
 ) -> int:
-    """Run one remote verb and return the exit status; raises ``VenomError`` on failure."""
+    """Run one remote verb and return the exit status; raises ``VenomError`` on failure.
+
+    With ``model_path``, an ``unsupported`` or ``invalid_params`` error from a daemon whose
+    ``hello.schema`` differs from this CLI's digest is reported here with `drift_hint`."""
 
     def hello(auth: dict[str, Any] | None) -> Client:
         return connect(
@@ -186,5 +222,15 @@ def call_daemon(
             client = hello(late)
     try:
         return _exchange(client, out, verb, compiled, params)
+    except VenomError as exc:
+        if model_path is None or exc.code.partition(".")[0] not in _DRIFT_CLASSES:
+            raise
+        # Only on this error path: the cache is read again for its digest.
+        hello_result = getattr(client, "hello_result", None) or {}
+        advertised = hello_result.get("schema") if isinstance(hello_result, dict) else None
+        hint = drift_hint(exc, advertised, _own_schema(model_path), out.tool)
+        if hint is None:
+            raise
+        return out.error(exc, hint=hint)
     finally:
         client.close()

@@ -138,6 +138,7 @@ def _run(
             client_version=version,
             connect_timeout=bound,
             environ=environ,
+            model_path=model_path,
         )
     except VenomError as exc:
         return out.error(exc)

@@ -8,6 +8,8 @@
   result checks applied), and `MemoryClient`, an in-memory connection to its whole server.
 - `FakeCall`: a real `venom_proto.Call` that records emitted items, for handler unit tests.
 - `RawPeer`: raw NDJSON lines over the socket; `McpPeer`: ``<tool> mcp`` with raw JSON-RPC.
+- `release_problems`: the release gate, no breaking manifest change since the last release's
+  model (``release/<version>.model.json``) unless the version says so.
 
 The pytest plugin (`venom_gen.testing.pytest_plugin`, loaded automatically) offers them as
 fixtures: ``venom_daemon``, ``venom_app``, ``venom_raw``, ``venom_dirs``, ``fake_call``.
@@ -20,6 +22,7 @@ from ._in_process import InProcess
 from ._mcp_peer import McpPeer
 from ._memory import MemoryClient
 from ._raw import RawPeer
+from ._release import newest_release, release_problems
 
 __all__ = (
     "TIMEOUT",
@@ -31,5 +34,7 @@ __all__ = (
     "MemoryClient",
     "PrivateDirs",
     "RawPeer",
+    "newest_release",
     "product_command",
+    "release_problems",
 )

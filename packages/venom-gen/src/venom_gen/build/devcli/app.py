@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from venom_gen.build.artifacts import normalized_json
-from venom_gen.build.devcli import _generate
+from venom_gen.build.devcli import _compat, _generate
 from venom_gen.build.devcli._output import ManifestArg, PythonOpt, guarded, say, write_stdout
 from venom_gen.build.devcli._source import DevCliError, load
 from venom_schema.canonical import digest as schema_digest
@@ -171,6 +171,7 @@ app.command("all")(guarded(_generate.all_))
 app.command("export-zon")(guarded(_generate.export_zon))
 app.command("handler-types")(guarded(_generate.handler_types))
 app.command("verb-types")(guarded(_generate.verb_types))
+app.command()(_compat.compat)
 
 
 def main() -> None:
