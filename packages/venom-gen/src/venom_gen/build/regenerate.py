@@ -76,7 +76,8 @@ def find_project(start: str | os.PathLike[str] = ".") -> Path:
     here = Path(start).resolve()
     for directory in (here, *here.parents):
         pyproject = directory / "pyproject.toml"
-        if pyproject.is_file() and "venom" in _read(pyproject).get("tool", {}):
+        tool = _read(pyproject).get("tool") if pyproject.is_file() else None
+        if isinstance(tool, dict) and "venom" in tool:
             return directory
     raise ProjectError(
         f"no pyproject.toml with a [tool.venom] table at or above {here}: name the product's"
