@@ -68,11 +68,11 @@ With [uv](https://docs.astral.sh/uv/) on PATH, make a virtual environment holdin
 are on a package index, they come from a directory of wheels built in a checkout of
 venom-python: `.uv/bin/uv run --locked nox -s dist` writes them all to its `dist/`; point
 `VENOM_WHEELS` at it (`export VENOM_WHEELS=~/venom-python/dist`). Once they are published, drop
-`--find-links "$$VENOM_WHEELS"`.
+`--find-links "$VENOM_WHEELS"`.
 
 ```console
-$$ uv venv -q && uv pip install -q --find-links "$$VENOM_WHEELS" -e . --group dev
-$$ source .venv/bin/activate
+$ uv venv -q && uv pip install -q --find-links "$VENOM_WHEELS" -e . --group dev
+$ source .venv/bin/activate
 ```"""
 _STANDALONE_TOOL = """
 ## Install it as a tool
