@@ -77,19 +77,20 @@ $ source .venv/bin/activate
 _STANDALONE_TOOL = """
 ## Install it as a tool
 
-Build its wheel and install it, with `uv tool`, where your shell finds it (`~/.local/bin`):
+Build its wheel and install it, with `uv tool`, where your shell finds it (`~/.local/bin`; the
+project's environment, still active here, comes first on PATH until you `deactivate` it):
 
 ```console
 $$ uv build -q --wheel -o dist
 $$ uv tool install -q --find-links dist --find-links "$$VENOM_WHEELS" $tool
-$$ $tool --version
+$$ ~/.local/bin/$tool --version
 $tool 0.1.0
-$$ $tool man install
+$$ ~/.local/bin/$tool man install
 ...
 ```
 
-`$tool man install` copies its man pages to `~/.local/share/man/man1`; `source <($tool
-completion bash)` loads its completions (zsh and fish alike).
+`$tool man install` copied its man pages to `~/.local/share/man/man1`, where `man $tool`
+finds them; `source <($tool completion bash)` loads its completions (zsh and fish alike).
 """
 _STANDALONE_TAIL = """
 [tool.pytest.ini_options]
@@ -150,7 +151,7 @@ def _render(template: str, tool: str, *, standalone: bool, zon: bool) -> str:
         venom_source="# a hand-written manifest" if zon else f'declaration = "{spec}"',
         declared=f"`src/{module}/{'verbs.zon' if zon else 'declaration.py'}`",
         loop_source=(
-            "the source is the hand-written `verbs.zon`"
+            "its source is the hand-written `verbs.zon`"
             if zon
             else "it exports `verbs.zon` from the declaration"
         ),
