@@ -208,3 +208,22 @@ def test_a_broken_manifest_is_reported_as_by_every_command(tmp_path: Path) -> No
     assert "verbs.zon" in result.stderr
     assert "grant" in result.stderr
     assert not (tmp_path / "generated").exists()
+
+
+def test_a_declaration_that_cannot_be_imported_is_one_line_naming_the_table(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.venom]\ndeclaration = "no_such_module_xyz.declaration:DECLARATION"\n'
+        'manifest = "verbs.zon"\n',
+        "utf-8",
+    )
+    result = invoke("generate", "--project", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "venom-gen: [tool.venom] declaration no_such_module_xyz.declaration:DECLARATION:"
+        " cannot import 'no_such_module_xyz.declaration'"
+    )
+    assert result.stderr.count("\n") == 1
+    with pytest.raises(ProjectError, match="cannot import"):
+        stale_files(load_project(tmp_path))

@@ -31,6 +31,7 @@ from typing import Final
 from venom_gen.build.artifacts import SUBDIRS, all_artifacts
 from venom_gen.build.devcli._files import Drift, find_drift, find_extras
 from venom_gen.build.devcli._source import (
+    DevCliError,
     load_python,
     resolve_declaration,
     warn_long_tool_names,
@@ -157,16 +158,21 @@ def _compiled(project: VenomProject, zon: str | None) -> tuple[Model, str]:
 def derived_files(project: VenomProject) -> dict[Path, str]:
     """Every file the product derives from its declaration or manifest, and its exact text.
 
-    Raises what loading the source raises (`venom_schema.manifest.ManifestError`,
-    ``ZonError``, ``OSError``; a bad declaration as the devcli's error) and
+    Raises `ProjectError` for a declaration that cannot be imported or lowered, what loading
+    a manifest raises (`venom_schema.manifest.ManifestError`, ``ZonError``, ``OSError``) and
     ``GenerationError`` for a model a generator cannot render.
     """
     files: dict[Path, str] = {}
     zon: str | None = None
     if project.declaration is not None:
         _importable(project)
-        load_python(project.declaration)  # validated first, with the declaration's errors
-        zon = exported_zon(resolve_declaration(project.declaration), project.declaration)
+        spec = project.declaration
+        try:
+            load_python(spec)  # validated first, with the declaration's own errors
+            zon = exported_zon(resolve_declaration(spec), spec)
+        except DevCliError as exc:
+            message = exc.message.removeprefix(f"--python {spec}: ")
+            raise ProjectError(f"[tool.venom] declaration {spec}: {message}") from None
         files[project.manifest] = zon
     model, cache = _compiled(project, zon)
     warn_long_tool_names(model)

@@ -302,8 +302,8 @@ def generate(
 
     try:
         product = load_project(project if project is not None else find_project())
+        files = derived_files(product)
     except ProjectError as exc:
         raise DevCliError(str(exc)) from None
-    files = derived_files(product)
     extras = find_extras(product.generated, SUBDIRS, files)
     sync(files, check=check, extras=extras, prune=True, command="venom-gen generate")
