@@ -220,48 +220,33 @@ def soak(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def generate(session: nox.Session) -> None:
-    """Regenerate venom-echo's and venom-notes' artifacts, model caches and the version modules
-    (`-- --check`)."""
+    """Regenerate every derived file of venom-echo and venom-notes (`venom-gen generate`), the
+    version modules and the man-page links (`-- --check` compares instead)."""
     sync(session, "--all-packages")
     session.run("python", "-m", "tools.versions", *session.posargs, env={"PYTHONPATH": os.getcwd()})
-    session.run(
-        "venom-gen", "all", "packages/venom-echo/src/venom_echo/verbs.zon",
-        "--out", "packages/venom-echo/src/venom_echo/generated", *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "client", "packages/venom-echo/src/venom_echo/verbs.zon",
-        "--out", "packages/venom-echo/src/venom_echo/client.py", *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "handler-types", "packages/venom-echo/src/venom_echo/verbs.zon",
-        "--out", "packages/venom-echo/src/venom_echo/handler_types.py", *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "verb-types", "packages/venom-echo/src/venom_echo/verbs.zon",
-        "--out", "packages/venom-echo/src/venom_echo/verb_types.py", *session.posargs,
-    )  # fmt: skip
-    # venom-notes is declared in Python: its verbs.zon is exported, then generated from as usual.
-    notes = "examples/venom-notes/src/venom_notes"
-    session.run(
-        "venom-gen", "export-zon", "venom_notes.declaration:DECLARATION",
-        "--out", f"{notes}/verbs.zon", *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "all", f"{notes}/verbs.zon", "--out", f"{notes}/generated", "--prune",
-        *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "handler-types", f"{notes}/verbs.zon",
-        "--out", f"{notes}/handler_types.py", *session.posargs,
-    )  # fmt: skip
-    session.run(
-        "venom-gen", "verb-types", f"{notes}/verbs.zon",
-        "--out", f"{notes}/verb_types.py", *session.posargs,
-    )  # fmt: skip
+    # Each product names its declaration or manifest in [tool.venom]; one command remakes (or,
+    # with --check, compares) every file derived from it.
+    for product in ("packages/venom-echo", "examples/venom-notes"):
+        session.run("venom-gen", "generate", "--project", product, *session.posargs)
     # The wheels' man pages (share/man/man1, for `man` in a venv: rfcs/0001 §10) are links to
     # the generated ones, so each page is committed once.
     session.run(
         "python", "-m", "tools.man_links", *session.posargs, env={"PYTHONPATH": os.getcwd()}
+    )
+
+
+@nox.session(python=PYTHON)
+def dist(session: nox.Session) -> None:
+    """Every package's wheel (the five and venom-notes) into dist/, built as released
+    (`--no-sources`): a find-links directory for `uv tool install --find-links dist venom-echo`
+    and for standalone projects (docs/releasing.md)."""
+    out = Path(session.posargs[0] if session.posargs else "dist")
+    session.run(
+        "uv", "build", "--all-packages", "--no-sources", "--wheel", "--out-dir", str(out),
+        external=True,
+    )  # fmt: skip
+    session.log(
+        f"wheels in {out.resolve()}: " + " ".join(sorted(p.name for p in out.glob("*.whl")))
     )
 
 

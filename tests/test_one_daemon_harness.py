@@ -21,6 +21,7 @@ SCANNED = ("tests", "bench", "packages/*/tests", "examples/*/tests")
 ALLOWED = {
     "tests/test_readme.py": "runs the README's shell lines as a user types them",
     "tests/test_tutorial.py": "runs docs/tutorial.md's shell lines as a user types them",
+    "tests/console_kit.py": "runs the docs' shell lines (`serve &`) as a user types them",
     "tests/test_service_files.py": "runs the service files' own command lines (sh, activate)",
     "tests/integration/test_integ_activation.py": (
         "systemd-socket-activate owns the socket and starts serve on the first connection"

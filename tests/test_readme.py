@@ -230,6 +230,28 @@ def _session_script(steps: list[CommandStep]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _run_steps(
+    machine: FreshMachine, steps: list[CommandStep], doc: str, timeout: float = 120.0
+) -> None:
+    """``steps`` in one bash shell in the checkout, each output compared with the doc's."""
+    done = machine.run(_session_script(steps), timeout=timeout)
+    outputs = done.stdout.split("\x1e")[1:]
+    assert len(outputs) == len(steps), done.stdout
+    for step, output in zip(steps, outputs, strict=True):
+        output = output.partition("\n")[2]  # after the separator's own line
+        shown = "\n".join(step.expected)
+        report = f"{doc} line {step.line}: $ {step.command}\n--- expected\n{shown}\n--- got\n"
+        assert output_matches(step.expected, output), report + output
+
+
+def service_install() -> list[CommandStep]:
+    """docs/service.md's first console block: install venom-echo from the checkout."""
+    tokens = MarkdownIt().parse((ROOT / "docs" / "service.md").read_text(encoding="utf-8"))
+    block = next(t for t in tokens if t.type == "fence" and t.info.split()[:1] == ["console"])
+    assert block.map is not None
+    return parse_console(block.content, block.map[0] + 2)
+
+
 def test_the_readme_on_a_fresh_machine(machine: FreshMachine) -> None:
     first, second = setup_commands()
     setup, _, run = first.rpartition(" && ")
@@ -237,18 +259,15 @@ def test_the_readme_on_a_fresh_machine(machine: FreshMachine) -> None:
     assert second == f"{setup} && {run.removesuffix('venom-echo serve')}nox"
 
     machine.start(first)
-    steps = session()
-    done = machine.run(_session_script(steps))
-    outputs = done.stdout.split("\x1e")[1:]
-    assert len(outputs) == len(steps), done.stdout
-    for step, output in zip(steps, outputs, strict=True):
-        output = output.partition("\n")[2]  # after the separator's own line
-        shown = "\n".join(step.expected)
-        report = f"README line {step.line}: $ {step.command}\n--- expected\n{shown}\n--- got\n"
-        assert output_matches(step.expected, output), report + output
+    _run_steps(machine, session(), "README")
 
     quiet = machine.run(".uv/bin/uv run venom-echo echo --text hi")
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, '{"text":"hi"}\n', "")
+
+    # After the same set-up, docs/service.md installs venom-echo from the checkout as a tool
+    # (nox -s dist, then uv tool install): its ~/.local/bin/venom-echo answers too.
+    _run_steps(machine, service_install(), "docs/service.md", timeout=START_TIMEOUT)
+    assert (Path(machine.env["HOME"]) / ".local/share/man/man1/venom-echo-echo.1").is_file()
 
     listed = machine.run(f"{setup} && {run.removesuffix('venom-echo serve')}nox --list")
     assert listed.returncode == 0, listed.stdout + listed.stderr

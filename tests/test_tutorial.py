@@ -8,9 +8,10 @@ The format (also stated at the top of the tutorial):
   Lines are compared exactly after stripping trailing blanks, except that ``...`` inside a line
   matches any text and a line that is only ``...`` matches any number of lines. A command must
   exit 0 (write ``|| echo "exit status $?"`` to show a failure).
-- ``$ export NAME=value`` sets the variable for the commands after it.
-- ``$ command &`` starts a daemon in the background; the next command runs once a new owner
-  token and a listening socket appear in ``$XDG_RUNTIME_DIR/venom``.
+- What a command changes in the shell carries over (``cd``, ``export``, ``source``), and
+  ``$ command &`` starts a daemon in the background; the next command runs once a new owner
+  token and a listening socket appear in ``$XDG_RUNTIME_DIR/venom`` (console_kit's
+  ``ConsoleSession``).
 - A fenced block with ``file=PATH`` in its info string is written to PATH (in the scratch
   directory) when reached. Other blocks (``shell``, ``python`` without ``file=``) are prose.
 
@@ -20,19 +21,14 @@ The run gets private ``HOME`` and ``XDG_*`` directories and the workspace's ``bi
 from __future__ import annotations
 
 import os
-import re
 import shutil
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from console_kit import CommandStep, output_matches, parse_console
+from console_kit import CommandStep, ConsoleSession, output_matches, parse_console
 from markdown_it import MarkdownIt
 
 from venom_gen.testing import PrivateDirs
@@ -88,89 +84,28 @@ class Runner:
     def __init__(self, dirs: PrivateDirs) -> None:
         self.work = dirs.root / "work"
         self.work.mkdir()
-        self.venom_dir = dirs.runtime / "venom"
         env = {k: v for k, v in os.environ.items() if not k.startswith(("VENOM_", "XDG_"))}
         env.pop("PYTHONPATH", None)
         env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-        self.env = dirs.env("venom-notes", env)  # HOME and every XDG_* the kit's own
-        self.background: list[subprocess.Popen[bytes]] = []
+        self.session = ConsoleSession(
+            self.work,
+            dirs.env("venom-notes", env),  # HOME and every XDG_* the kit's own
+            dirs.runtime / "venom",
+            doc="docs/tutorial.md",
+            timeout=COMMAND_TIMEOUT,
+            ready_timeout=READY_TIMEOUT,
+        )
 
     def write(self, step: FileStep) -> None:
         path = self.work / step.path
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(step.text, encoding="utf-8")
 
-    def _tokens(self) -> dict[Path, tuple[int, int]]:
-        found = self.venom_dir.glob("*.token") if self.venom_dir.is_dir() else ()
-        return {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in found}
-
-    def _ready(self, before: dict[Path, tuple[int, int]]) -> bool:
-        for token, stamp in self._tokens().items():
-            if before.get(token) != stamp:
-                try:
-                    with socket.socket(socket.AF_UNIX) as s:
-                        s.connect(str(token.with_suffix(".sock")))
-                    return True
-                except OSError:
-                    pass
-        return False
-
-    def start(self, step: CommandStep) -> None:
-        before = self._tokens()
-        proc = subprocess.Popen(
-            ["bash", "-c", step.command.removesuffix("&").strip()],
-            cwd=self.work,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,  # bash's "Killed" notice after the kill -9 step
-            start_new_session=True,  # its own process group, so cleanup reaches everything
-        )
-        self.background.append(proc)
-        deadline = time.monotonic() + READY_TIMEOUT
-        while not self._ready(before):
-            assert proc.poll() is None, f"line {step.line}: {step.command!r} exited early"
-            assert time.monotonic() < deadline, f"line {step.line}: no daemon came up"
-            time.sleep(0.02)
-
     def run(self, step: CommandStep) -> None:
-        if step.command.endswith("&"):
-            self.start(step)
-            assert step.expected == (), f"line {step.line}: background output is not shown"
-            return
-        export = re.fullmatch(r"export ([A-Za-z_][A-Za-z0-9_]*)=.*", step.command)
-        script = step.command
-        if export:
-            script += f'\nprintf %s "${export.group(1)}"'
-        done = subprocess.run(
-            ["bash", "-c", script],
-            cwd=self.work,
-            env=self.env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            timeout=COMMAND_TIMEOUT,
-            check=False,
-        )
-        output = done.stdout.decode("utf-8", errors="replace")
-        where = f"docs/tutorial.md line {step.line}: $ {step.command}"
-        assert done.returncode == 0, f"{where}\nexit status {done.returncode}\n{output}"
-        if export:
-            self.env[export.group(1)] = output
-            return
-        shown = "\n".join(step.expected)
-        report = f"{where}\n--- expected\n{shown}\n--- got\n{output}"
-        assert output_matches(step.expected, output), report
+        self.session.run(step)
 
     def close(self) -> None:
-        for proc in self.background:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(READY_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(READY_TIMEOUT)
+        self.session.close()
 
 
 @pytest.fixture

@@ -17,10 +17,7 @@ from venom_schema.manifest import load_manifest
 
 SPEC = "venom_notes.declaration:DECLARATION"
 ZON = Path(MODEL_PATH).with_name("verbs.zon")
-REGENERATE = (
-    f"regenerate: venom-gen export-zon {SPEC} --out examples/venom-notes/src/venom_notes/verbs.zon"
-    " (then venom-gen all, as for any verbs.zon)"
-)
+REGENERATE = "regenerate: venom-gen generate --project examples/venom-notes"
 
 
 def test_committed_verbs_zon_is_the_declarations_export() -> None:

@@ -18,9 +18,7 @@ from venom_schema.manifest import load_manifest
 from venom_schema.surfaces import verbs_on
 
 PACKAGE = Path(MODEL_PATH).parent
-REGENERATE = "regenerate: venom-gen all {0}/verbs.zon --out {0}/generated --prune".format(
-    "examples/venom-notes/src/venom_notes"
-)
+REGENERATE = "regenerate: venom-gen generate --project examples/venom-notes"
 
 
 def test_committed_model_is_fresh() -> None:

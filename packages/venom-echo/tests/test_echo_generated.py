@@ -1,7 +1,7 @@
 """venom-echo's committed artifacts (generated/) are exactly what venom-gen makes today.
 
-Regenerate with `venom-gen all packages/venom-echo/src/venom_echo/verbs.zon
---out packages/venom-echo/src/venom_echo/generated` (the `generate` nox session).
+Regenerate with `venom-gen generate --project packages/venom-echo` (the `generate` nox
+session).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from venom_gen.build.regenerate import load_project, stale_files
 from venom_gen.build.scaffold import (
     ScaffoldError,
     module_name,
@@ -42,6 +43,9 @@ def test_layout_of_a_workspace_member(tmp_path: Path) -> None:
         "src/venom_foo/product.py",
         "src/venom_foo/_version.py",
         "src/venom_foo/handlers.py",
+        "src/venom_foo/declaration.py",
+        "src/venom_foo/handler_types.py",
+        "src/venom_foo/verb_types.py",
         "src/venom_foo/verbs.zon",
         "src/venom_foo/verbs.model.json",
         "src/venom_foo/py.typed",
@@ -81,8 +85,50 @@ RANGES = {
 def test_standalone_takes_venom_mcp_from_the_index(tmp_path: Path) -> None:
     scaffold_product("venom-foo", tmp_path / "p", standalone=True)
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
-    assert project["project"]["dependencies"] == [f"{p}{RANGES[p]}" for p in SIBLINGS]
+    siblings = [f"{p}{RANGES[p]}" for p in SIBLINGS]
+    assert project["project"]["dependencies"] == [*siblings, "pydantic>=2.14,<3"]
     assert "uv" not in project.get("tool", {})
+    # What its README's steps run: venom-gen generate (the dev extra), the kit, pytest, mypy.
+    assert project["dependency-groups"]["dev"] == [
+        "venom-gen[dev,testing]>=0.2,<0.3",
+        "pytest>=8",
+        "mypy>=1.11",
+    ]
+    assert project["tool"]["venom"] == {
+        "declaration": "venom_foo.declaration:DECLARATION",
+        "manifest": "src/venom_foo/verbs.zon",
+    }
+
+
+def test_zon_keeps_a_hand_written_manifest(tmp_path: Path) -> None:
+    written = _relative(
+        scaffold_product("venom-foo", tmp_path, standalone=True, zon=True), tmp_path
+    )
+    assert "src/venom_foo/declaration.py" not in written
+    assert {"src/venom_foo/verbs.zon", "src/venom_foo/handler_types.py"} <= written
+    project = tomllib.loads((tmp_path / "pyproject.toml").read_text())
+    assert project["tool"]["venom"] == {"manifest": "src/venom_foo/verbs.zon"}
+    assert project["project"]["dependencies"] == [f"{p}{RANGES[p]}" for p in SIBLINGS]
+    zon = (tmp_path / "src" / "venom_foo" / "verbs.zon").read_text()
+    assert zon.startswith("// venom-foo's verbs.")  # the template, not an export
+
+
+def test_both_paths_declare_the_same_greet(tmp_path: Path) -> None:
+    """The Python declaration and the hand-written manifest give one model (and digest)."""
+    scaffold_product("venom-foo", tmp_path / "py", standalone=True)
+    scaffold_product("venom-foo", tmp_path / "zon", standalone=True, zon=True)
+    models = [
+        load_manifest(tmp_path / kind / "src" / "venom_foo" / "verbs.zon") for kind in ("py", "zon")
+    ]
+    assert models[0] == models[1]
+
+
+def test_the_scaffold_is_what_generate_makes(tmp_path: Path) -> None:
+    """Every derived file is exactly `venom-gen generate`'s: the project starts fresh."""
+    for zon in (False, True):
+        root = tmp_path / str(zon)
+        scaffold_product("venom-foo", root, standalone=True, zon=zon)
+        assert stale_files(load_project(root)) == []
 
 
 def test_model_is_compiled_and_valid(tmp_path: Path) -> None:

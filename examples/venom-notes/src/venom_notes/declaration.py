@@ -1,8 +1,8 @@
 """venom-notes' verbs, declared in Python: the one source of its ``verbs.zon``.
 
-Build time only: ``venom-gen export-zon venom_notes.declaration:DECLARATION --out
-src/venom_notes/verbs.zon`` writes the data-only manifest from it, and the model cache and every
-generated file come from that manifest. Neither the CLI nor the daemon imports this module (or
+Build time only: ``venom-gen generate`` (which finds it in pyproject.toml's ``[tool.venom]``)
+writes the data-only manifest from it, then the model cache and every generated file from that
+manifest. Neither the CLI nor the daemon imports this module (or
 pydantic). The standard bundles (ping, events, skill, doctor, config.*, serve, mcp) are merged
 in by venom-schema.
 """

@@ -1,5 +1,6 @@
-"""The generator commands: catalog, markdown, man, completions, skill, model, client, all and
-export-zon."""
+"""The generator commands: generate (every derived file of a product), and its building blocks
+catalog, markdown, man, completions, skill, model, client, all, export-zon, handler-types and
+verb-types."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ __all__ = (
     "client",
     "completions",
     "export_zon",
+    "generate",
     "handler_types",
     "man",
     "markdown",
@@ -263,3 +265,45 @@ def verb_types(
     from venom_gen.build.verb_types import render_verb_types
 
     _emit_file(render_verb_types(load(manifest, python).model), out, check)
+
+
+def generate(
+    project: Annotated[
+        Path | None,
+        typer.Option(
+            "--project",
+            metavar="DIR",
+            file_okay=False,
+            help="The product's directory (default: the nearest one above the working"
+            " directory whose pyproject.toml has [tool.venom]).",
+            show_default=False,
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Write nothing; exit 1 listing every derived file that differs."
+        ),
+    ] = False,
+) -> None:
+    """Bring every derived file of a product up to date from its declaration or manifest.
+
+    The product names them in [tool.venom] of its pyproject.toml: the exported verbs.zon, the
+    model cache, docs, man pages, completions, skill, catalog, service files, the verb-types
+    and typed-handlers modules and the typed client. Files in the generated directory that
+    are not generated are removed (listed with --check)."""
+    from venom_gen.build.artifacts import SUBDIRS
+    from venom_gen.build.regenerate import (
+        ProjectError,
+        derived_files,
+        find_project,
+        load_project,
+    )
+
+    try:
+        product = load_project(project if project is not None else find_project())
+        files = derived_files(product)
+    except ProjectError as exc:
+        raise DevCliError(str(exc)) from None
+    extras = find_extras(product.generated, SUBDIRS, files)
+    sync(files, check=check, extras=extras, prune=True, command="venom-gen generate")

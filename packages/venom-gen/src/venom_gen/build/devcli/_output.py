@@ -131,14 +131,16 @@ def sync(
     check: bool,
     extras: Sequence[Drift] = (),
     prune: bool = False,
+    command: str = "venom-gen",
 ) -> None:
-    """Write ``files`` (or with ``check`` compare them); ``extras`` are unexpected files."""
+    """Write ``files`` (or with ``check`` compare them); ``extras`` are unexpected files;
+    ``command`` is what a failed check says to run."""
     if check:
         drifts = [*find_drift(files), *extras]
         for drift in drifts:
             say(drift.render())
         if drifts:
-            say(f"{len(drifts)} file(s) out of date; regenerate them with venom-gen")
+            say(f"{len(drifts)} file(s) out of date; regenerate them with {command}")
             raise typer.Exit(1)
         say(f"{len(files)} file(s) up to date")
         return

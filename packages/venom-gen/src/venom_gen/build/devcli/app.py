@@ -147,18 +147,23 @@ def new(
     standalone: Annotated[
         bool, typer.Option("--standalone", help="A project outside the uv workspace.")
     ] = False,
+    zon: Annotated[
+        bool,
+        typer.Option("--zon", help="Declare the verbs in a verbs.zon manifest, not in Python."),
+    ] = False,
 ) -> None:
-    """Scaffold a product package that passes its own tests."""
+    """Scaffold a product package that passes its own tests (verbs declared in Python)."""
     from venom_gen.build.scaffold import ScaffoldError, scaffold_product
 
     target = dest if dest is not None else Path(name)
     try:
-        paths = scaffold_product(name, target, standalone=standalone)
+        paths = scaffold_product(name, target, standalone=standalone, zon=zon)
     except ScaffoldError as exc:
         raise DevCliError(str(exc)) from None
     say(f"created {name} in {target}: {len(paths)} files")
 
 
+app.command()(guarded(_generate.generate))
 app.command()(guarded(_generate.catalog))
 app.command()(guarded(_generate.markdown))
 app.command()(guarded(_generate.man))

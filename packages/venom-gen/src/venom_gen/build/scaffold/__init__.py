@@ -1,27 +1,32 @@
 """``venom-gen new``: scaffold a product package that passes its own tests without edits.
 
-The product gets one verb (``greet``), its handler, the one-binary ``main()``, the compiled model,
-the generated docs (``generated/``) and tests that boot the daemon and call it over the socket,
-the CLI and MCP, plus staleness checks of the model and of the docs.
+The product gets one verb (``greet``), declared in Python on pydantic (``declaration.py``; with
+``zon=True`` in a hand-written ``verbs.zon`` instead), its typed handler, the one-binary
+``main()``, and every file ``venom-gen generate`` derives (the exported ``verbs.zon``, the
+model cache, ``generated/``, the typed modules), with tests on the public test kit that boot
+the daemon and call it over the socket, the CLI and MCP, and a freshness test.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import keyword
 import os
+import runpy
 import tomllib
 from importlib.resources import files
 from pathlib import Path
 from string import Template
 from typing import Final
 
-from venom_gen.build.artifacts import all_artifacts
+from venom_gen.build.regenerate import derived_files, load_project
+from venom_gen.build.zon_export import exported_zon
 from venom_proto.conventions import TOOL_NAME_PATTERN, is_tool_name
-from venom_proto.model_cache import cache_path
-from venom_schema.model_cache import compile_model
 
 __all__ = (
     "LAYOUT",
+    "PYTHON_LAYOUT",
+    "ZON_LAYOUT",
     "ScaffoldError",
     "module_name",
     "scaffold_product",
@@ -37,13 +42,15 @@ LAYOUT: Final[dict[str, str]] = {
     "product.py.tmpl": "src/{module}/product.py",
     "_version.py.tmpl": "src/{module}/_version.py",
     "handlers.py.tmpl": "src/{module}/handlers.py",
-    "verbs.zon.tmpl": "src/{module}/verbs.zon",
     "conftest.py.tmpl": "tests/conftest.py",
     "test_model.py.tmpl": "tests/test_{module}_model.py",
     "test_handlers.py.tmpl": "tests/test_{module}_handlers.py",
     "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
     "test_release.py.tmpl": "tests/test_{module}_release.py",
 }
+#: The source of the verbs, by path: a Python declaration (the default), or a ZON manifest.
+PYTHON_LAYOUT: Final[dict[str, str]] = {"declaration.py.tmpl": "src/{module}/declaration.py"}
+ZON_LAYOUT: Final[dict[str, str]] = {"verbs.zon.tmpl": "src/{module}/verbs.zon"}
 
 _WORKSPACE_TAIL = """
 [tool.uv.sources]
@@ -55,11 +62,37 @@ venom-mcp = { workspace = true }
 _WORKSPACE_INSTALL = """\
 It is a member of your uv workspace: `uv sync --all-packages` installs it with its siblings."""
 _STANDALONE_INSTALL = """\
-Install it, with its test tools, into a virtual environment. Until the venom packages are on an
-index, take them from a directory of wheels built in a checkout of venom-python with
-`uv build --all-packages --no-sources --wheel -o dist/` (docs/releasing.md):
+## Install
 
-    uv venv && uv pip install --find-links /path/to/venom-python/dist -e . --group dev"""
+With [uv](https://docs.astral.sh/uv/) on PATH, make a virtual environment holding the product
+(editable) and the author's tools (the `dev` group), and activate it. Until the venom packages
+are on a package index, they come from a directory of wheels built in a checkout of
+venom-python: `.uv/bin/uv run --locked nox -s dist` writes them all to its `dist/`; point
+`VENOM_WHEELS` at it (`export VENOM_WHEELS=~/venom-python/dist`). Once they are published, drop
+`--find-links "$VENOM_WHEELS"`.
+
+```console
+$ uv venv -q && uv pip install -q --find-links "$VENOM_WHEELS" -e . --group dev
+$ source .venv/bin/activate
+```"""
+_STANDALONE_TOOL = """
+## Install it as a tool
+
+Build its wheel and install it, with `uv tool`, where your shell finds it (`~/.local/bin`; the
+project's environment, still active here, comes first on PATH until you `deactivate` it):
+
+```console
+$$ uv build -q --wheel -o dist
+$$ uv tool install -q --find-links dist --find-links "$$VENOM_WHEELS" $tool
+$$ ~/.local/bin/$tool --version
+$tool 0.1.0
+$$ ~/.local/bin/$tool man install
+...
+```
+
+`$tool man install` copied its man pages to `~/.local/share/man/man1`, where `man $tool`
+finds them; `source <($tool completion bash)` loads its completions (zsh and fish alike).
+"""
 _STANDALONE_TAIL = """
 [tool.pytest.ini_options]
 addopts = ["--import-mode=importlib"]
@@ -103,24 +136,39 @@ def workspace_root(dest: str | os.PathLike[str]) -> Path | None:
     return None
 
 
-def _render(template: str, tool: str, *, standalone: bool) -> str:
+def _render(template: str, tool: str, *, standalone: bool, zon: bool) -> str:
     text = files(__name__).joinpath("templates", template).read_text(encoding="utf-8")
+    module = module_name(tool)
+    spec = f"{module}.declaration:DECLARATION"
     return Template(text).substitute(
         tool=tool,
-        module=module_name(tool),
+        module=module,
         summary=f"The {tool} daemon",
         tail=_STANDALONE_TAIL if standalone else _WORKSPACE_TAIL,
         install=_STANDALONE_INSTALL if standalone else _WORKSPACE_INSTALL,
+        tool_install=Template(_STANDALONE_TOOL).substitute(tool=tool) if standalone else "",
+        pydantic="" if zon else '\n    "pydantic>=2.14,<3",',
+        pydantic_why="" if zon else ", pydantic",
+        venom_source="# a hand-written manifest" if zon else f'declaration = "{spec}"',
+        declared=f"`src/{module}/{'verbs.zon' if zon else 'declaration.py'}`",
+        loop_source=(
+            "its source is the hand-written `verbs.zon`"
+            if zon
+            else "it exports `verbs.zon` from the declaration"
+        ),
     )
 
 
-def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: bool) -> list[Path]:
+def scaffold_product(
+    name: str, dest: str | os.PathLike[str], *, standalone: bool, zon: bool = False
+) -> list[Path]:
     """Create the product ``name`` in the directory ``dest`` (created; must be empty if present).
 
     ``standalone=False`` makes a member of the uv workspace ``dest`` is in (its siblings as
     ``{ workspace = true }``; `ScaffoldError` outside any workspace); ``standalone=True`` a
     project of its own that installs the venom packages from an index or a wheel directory
-    (``--find-links``, docs/releasing.md). Returns the
+    (``--find-links``, docs/releasing.md). The verbs are declared in Python
+    (``declaration.py``), or with ``zon=True`` in a hand-written ``verbs.zon``. Returns the
     files written, in order. Raises `ScaffoldError`, or ``OSError`` when ``dest`` is unwritable.
     """
     root = Path(dest)
@@ -141,12 +189,26 @@ def scaffold_product(name: str, dest: str | os.PathLike[str], *, standalone: boo
         written.append(path)
         return path
 
-    for template, relative in LAYOUT.items():
-        write(relative.format(module=module), _render(template, name, standalone=standalone))
+    layout = {**LAYOUT, **(ZON_LAYOUT if zon else PYTHON_LAYOUT)}
+    for template, relative in layout.items():
+        text = _render(template, name, standalone=standalone, zon=zon)
+        write(relative.format(module=module), text)
     write(f"src/{module}/py.typed", "")
-    package = root / "src" / module
-    model = compile_model(package / "verbs.zon")
-    written.append(Path(cache_path(package / "verbs.zon")))
-    for relative, text in all_artifacts(model).items():
-        write(f"src/{module}/generated/{relative}", text)
+    project = load_project(root)
+    if not zon:
+        write(f"src/{module}/verbs.zon", _exported(project.manifest.with_name("declaration.py")))
+    # The rest exactly as `venom-gen generate` makes it, from the verbs.zon now on disk.
+    for path, text in derived_files(dataclasses.replace(project, declaration=None)).items():
+        write(path.relative_to(project.root).as_posix(), text)
     return written
+
+
+def _exported(declaration: Path) -> str:
+    """The scaffolded declaration's export, run from its file rather than imported: a module
+    of the same name may already be imported in this process (the product's own tests)."""
+    from venom_schema.declare import Declaration
+
+    found = runpy.run_path(os.fspath(declaration), run_name="__venom_scaffold__")
+    target = found["DECLARATION"]
+    assert isinstance(target, Declaration)
+    return exported_zon(target, f"{declaration.parent.name}.declaration:DECLARATION")

@@ -1,4 +1,5 @@
-"""``python -m venom_gen.build.scaffold NAME [--dest DIR] [--standalone]``: ``venom-gen new``."""
+"""``python -m venom_gen.build.scaffold NAME [--dest DIR] [--standalone] [--zon]``: ``venom-gen
+new``."""
 
 from __future__ import annotations
 
@@ -21,10 +22,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--standalone", action="store_true", help="a project outside the uv workspace"
     )
+    parser.add_argument(
+        "--zon", action="store_true", help="declare the verbs in verbs.zon, not in Python"
+    )
     args = parser.parse_args(argv)
     dest: Path = args.dest or Path(args.name)
     try:
-        paths = scaffold_product(args.name, dest, standalone=args.standalone)
+        paths = scaffold_product(args.name, dest, standalone=args.standalone, zon=args.zon)
     except (ScaffoldError, OSError) as exc:
         print(f"venom-gen: {exc}", file=sys.stderr)
         return 1
