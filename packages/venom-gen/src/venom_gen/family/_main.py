@@ -142,7 +142,7 @@ def parse_args(argv: list[str]) -> Args:
             args.version = True
         elif token == "--tool" or token.startswith("--tool="):
             value = token.partition("=")[2] if "=" in token else next(tokens, None)
-            if not value:
+            if not value or value.startswith("-"):
                 raise _usage("--tool needs a tool name", {"option": "--tool"})
             args.tool = value
         elif token.startswith("-") and token != "-":
