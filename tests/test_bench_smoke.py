@@ -16,6 +16,7 @@ from bench import (
     __main__ as bench_main,
 )
 from bench import (
+    bench_family,
     bench_frames,
     bench_mcp,
     bench_ndjson,
@@ -55,6 +56,13 @@ def test_process_rows() -> None:
     rows = bench_process.run(bench_process.Sizes(runs=1, import_runs=1))
     _assert_rows(rows, 9)
     assert rows[0].name.startswith("sync client")
+    assert rows[0].check == "max"
+
+
+def test_family_rows() -> None:
+    rows = bench_family.run(bench_family.Sizes(runs=1))
+    _assert_rows(rows, 4)
+    assert rows[0].name.startswith("venom call")
     assert rows[0].check == "max"
 
 
