@@ -14,6 +14,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 
+from bench._imports import ImportProfile, import_profile
 from bench._util import (
     PYTHON,
     VENV_BIN,
@@ -36,6 +37,7 @@ class Sizes:
     """How much work a run does; the smoke test shrinks it."""
 
     runs: int = 30
+    import_runs: int = 5
 
 
 def run(sizes: Sizes | None = None) -> list[Row]:
@@ -68,10 +70,18 @@ def run(sizes: Sizes | None = None) -> list[Row]:
                 w, c = _run_once(venom, env)
                 wall["cold"].append(w)
                 cpu["cold"].append(c)
-    return _rows(wall, cpu)
+            _run_once(venom, env)  # the model cached again, for the import profile
+            profiles = {
+                name: import_profile(programs[name][1:] if name == "baseline" else programs[name],
+                                     env, runs=sz.import_runs, timeout=20.0)
+                for name in programs
+            }  # fmt: skip
+    return _rows(wall, cpu, profiles)
 
 
-def _rows(wall: dict[str, list[float]], cpu: dict[str, list[float]]) -> list[Row]:
+def _rows(
+    wall: dict[str, list[float]], cpu: dict[str, list[float]], profiles: dict[str, ImportProfile]
+) -> list[Row]:
     ms = {name: round(median(samples) * 1000, 2) for name, samples in wall.items()}
     cpu_ms = {name: round(median(samples) * 1000, 2) for name, samples in cpu.items()}
     base, base_cpu = ms["baseline"], cpu_ms["baseline"]
@@ -83,6 +93,10 @@ def _rows(wall: dict[str, list[float]], cpu: dict[str, list[float]]) -> list[Row
             note=f"manifest + sha256 + cache write; CPU {cpu_ms['cold']} ms"),
         Row("venom-echo echo (the product CLI, orientation)", ms["cli"], base, "ms", "info",
             note=f"CPU {cpu_ms['cli']} ms"),
+        Row("importtime: venom call imports", profiles["venom"].total_us,
+            profiles["baseline"].total_us, "us", "info", note=profiles["venom"].describe()),
+        Row("importtime: venom-echo echo imports", profiles["cli"].total_us,
+            profiles["baseline"].total_us, "us", "info", note=profiles["cli"].describe()),
     ]  # fmt: skip
 
 

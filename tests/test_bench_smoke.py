@@ -60,8 +60,8 @@ def test_process_rows() -> None:
 
 
 def test_family_rows() -> None:
-    rows = bench_family.run(bench_family.Sizes(runs=1))
-    _assert_rows(rows, 4)
+    rows = bench_family.run(bench_family.Sizes(runs=1, import_runs=1))
+    _assert_rows(rows, 6)
     assert rows[0].name.startswith("venom call")
     assert rows[0].check == "max"
 
