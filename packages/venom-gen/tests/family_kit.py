@@ -114,10 +114,17 @@ Server("tiny-thing", "9.9.9", verbs, schema=schema).serve_forever(socket_path)
 class Tiny(DaemonProcess):
     """``tinyd.py`` in ``here`` (the test's own directory), on its own private directories."""
 
-    def __init__(self, here: Path, *, lie: bool = False, dirs: PrivateDirs | None = None) -> None:
+    def __init__(
+        self,
+        here: Path,
+        *,
+        lie: bool = False,
+        dirs: PrivateDirs | None = None,
+        served: dict[str, Any] | None = None,
+    ) -> None:
         script, model = here / "tinyd.py", here / "tiny_model.json"
         script.write_text(DAEMON, encoding="utf-8")
-        model.write_text(json.dumps(MODEL), encoding="utf-8")
+        model.write_text(json.dumps(MODEL if served is None else served), encoding="utf-8")
         self.log_file = here / "tiny.log"
         self.log_file.touch()
         argv = [sys.executable, str(script), str(model), str(self.log_file)]

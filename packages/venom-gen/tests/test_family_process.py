@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from family_kit import MODEL, TIMEOUT, TOOL, VENOM, Tiny, error_code, is_root, json_out, venom
@@ -128,6 +129,29 @@ def test_a_model_that_is_not_the_advertised_one_is_refused(tmp_path: Path) -> No
             out = venom(*args, "--json", env=liar.env)
             assert (out.returncode, error_code(out)) == (11, "internal.model"), out.stdout
         assert "greet" not in liar.calls()
+
+
+_FROB = {"kind": "frob"}
+
+
+@pytest.mark.parametrize(
+    "verb",
+    [
+        {"name": "greet", "params": "oops"},
+        {"name": "greet", "summary": 7, "params": [{"name": "x"}], "result": None},
+        {**MODEL["verbs"][1], "params": [{**MODEL["verbs"][1]["params"][0], "type": _FROB}]},
+    ],
+    ids=["params-not-a-list", "fields-missing", "unknown-kind"],
+)
+def test_a_malformed_served_model_is_internal_model(tmp_path: Path, verb: dict[str, Any]) -> None:
+    """The daemon's model is input: a bad one is internal.model (11), never a traceback."""
+    served = {**MODEL, "verbs": [verb]}
+    with Tiny(tmp_path, served=served) as odd:
+        for args in (("describe", TOOL), ("describe", TOOL, "greet"), ("call", TOOL, "greet")):
+            out = venom(*args, "--json", env=odd.env)
+            assert (out.returncode, error_code(out)) == (11, "internal.model"), (args, out)
+            assert out.stderr == ""
+        assert "greet" not in odd.calls()
 
 
 def test_ctrl_c_cancels_the_stream_upstream(tiny: Tiny) -> None:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 __all__ = ("read_params", "run_call")
 
+#: What interpreting a malformed model raises (a descriptor nested past the stack included).
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError)
 #: The most params text read from standard input (a daemon's default bound on one message).
 STDIN_LIMIT = 64 * 1024 * 1024
 
@@ -72,8 +74,8 @@ def _compile(verb: Verb) -> CompiledVerb:
 
     try:
         compiled: CompiledVerb = compile_verb(verb)
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc}") from None
+    except _MALFORMED as exc:  # the daemon's model is input like any other: never a traceback
+        raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc!r}") from None
     return compiled
 
 
@@ -81,7 +83,7 @@ def _callable_verb(model: Any, name: str) -> Verb:
     verb = find_verb(model, name)
     try:
         remote = shown_on(verb, "client")
-    except (KeyError, TypeError):
+    except _MALFORMED:
         raise VenomError("internal.model", f"verb {name!r} is malformed") from None
     if not remote:
         # hello and cancel are the connection's own; serve and mcp run in the product's process.

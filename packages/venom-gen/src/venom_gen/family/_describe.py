@@ -23,11 +23,19 @@ from ._target import Session, resolve_target
 
 __all__ = ("run_describe",)
 
+#: What interpreting a malformed model raises (a descriptor nested past the stack included).
+_MALFORMED = (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError)
+
 
 def _tree(model: Model) -> CommandTree:
+    """The command tree of a model whose every verb compiles, as a call would need it to."""
+    from venom_schema.runtime import compile_verb
+
     try:
+        for verb in model["verbs"]:
+            compile_verb(verb)
         return build_tree(model)
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+    except _MALFORMED as exc:
         raise VenomError(
             "internal.model", f"malformed verb in the daemon's model: {exc!r}"
         ) from None
@@ -69,7 +77,7 @@ def run_describe(
     command = _command(tree, verb_name) if verb_name is not None else tree.root
     try:
         text = render_help(model, tree, command)
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+    except _MALFORMED as exc:
         raise VenomError("internal.model", f"malformed model: {exc!r}") from None
     if not out.json:
         return out.help(text)
