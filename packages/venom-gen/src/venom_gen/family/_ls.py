@@ -8,7 +8,8 @@ socket there) is one row, and nothing is ever removed or changed:
   to another user: it is not spoken to;
 - ``stale``: nobody listens (a daemon that died without removing its socket);
 - ``live``: hello answered: ``tool``, ``version`` and ``schema`` are hello's, ``pid`` the
-  listener's from the peer credentials (``SO_PEERCRED``; None where the platform has none);
+  listener's from the peer credentials (`venom_proto.peercred`; None where the platform
+  has none, as on the BSDs and macOS);
 - ``unresponsive``: connected, but hello was not answered in time; ``error``: hello failed
   (``error`` says why: ``code: message``); ``not_a_socket``: a ``.sock`` that is a file,
   a directory or a symlink.
@@ -24,7 +25,6 @@ import os
 import selectors
 import socket
 import stat
-import struct
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -34,6 +34,7 @@ from venom_gen.cli._output import Output
 from venom_proto import VenomError
 from venom_proto.conventions import is_tool_name
 from venom_proto.paths import default_runtime_dir, verify_runtime_dir
+from venom_proto.peercred import peer_credentials
 from venom_proto.sansio import ClientCore, hello_params
 from venom_proto.stdjson import std_dumps, std_loads
 from venom_schema.model import Verb
@@ -44,7 +45,6 @@ __all__ = ("LS_VERB", "STATUSES", "list_sockets", "run_ls")
 
 #: Every ``status`` a row may have.
 STATUSES = ("live", "stale", "foreign", "unresponsive", "error", "not_a_socket")
-_UCRED = struct.Struct("3i")  # struct ucred {pid_t pid; uid_t uid; gid_t gid;}
 _STATUS = {"kind": "enum", "values": list(STATUSES)}
 _UID = {"kind": "integer"}
 _TEXT = {"kind": "string", "nullable": True}
@@ -109,15 +109,9 @@ def _row(path: str) -> dict[str, Any]:
 
 
 def _peer(sock: socket.socket) -> tuple[int | None, int | None]:
-    """(pid, uid) of the listener, from ``SO_PEERCRED``; (None, None) where there is none."""
-    option = getattr(socket, "SO_PEERCRED", None)
-    if option is None:
-        return None, None
-    try:
-        pid, uid, _ = _UCRED.unpack(sock.getsockopt(socket.SOL_SOCKET, option, _UCRED.size))
-    except (OSError, struct.error):
-        return None, None
-    return pid or None, uid
+    """(pid, uid) of the listener; None for what the platform does not tell."""
+    found = peer_credentials(sock)
+    return (None, None) if found is None else (found.pid, found.uid)
 
 
 class _Probe:
