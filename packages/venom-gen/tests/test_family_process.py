@@ -63,6 +63,8 @@ def test_call_describe_and_ls_a_daemon_known_only_by_its_socket(tiny: Tiny) -> N
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("Usage: tiny-thing greet [options]\n\nGreet someone\n")
     assert "  --name TEXT  Who (string; required)" in shown.stdout
+    missing = venom("describe", TOOL, "nope.verb", "--json", env=tiny.env)
+    assert (missing.returncode, error_code(missing)) == (10, "unsupported.verb")
     described = json_out(venom("describe", TOOL, "--json", env=tiny.env))
     assert described["model"] == MODEL
     assert described["schema"] == digest(MODEL)
