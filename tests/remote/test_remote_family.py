@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +64,30 @@ def test_venom_presents_the_tool_token_over_ssh(remote: tuple[Daemon, Sshd]) -> 
     out = venom(remote, "call", sshd.url(daemon.socket), "ping", "--json", token="nope")
     assert out.returncode == 4, out.stdout + out.stderr
     assert json.loads(out.stdout)["error"]["code"] == "denied.auth"
+
+
+def test_venom_ctrl_c_over_ssh_cancels_and_exits_8(remote: tuple[Daemon, Sshd]) -> None:
+    """Ctrl-C during a remote stream: ssh runs in its own process group, so the cancel
+    travels over the live link and venom exits 8."""
+    daemon, sshd = remote
+    env = {**daemon.env, **sshd.ssh_env, "VENOM_ECHO_TOKEN": daemon.token()}
+    params = '{"text":"c","count":1000,"interval_ms":20}'
+    proc = subprocess.Popen(
+        [VENOM, "call", sshd.url(daemon.socket), "echo.repeat", params, "--json"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        assert json.loads(proc.stdout.readline())["index"] == 0
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 8, err
+    assert json.loads(out.splitlines()[-1])["error"]["code"] == "cancelled"
