@@ -22,9 +22,13 @@ from typing import Any
 import pytest
 from family_kit import MODEL, TIMEOUT, TOOL, VENOM, Tiny, error_code, is_root, json_out, venom
 
-from venom_gen.family._ls import list_sockets
+from venom_gen.family._ls import LS_VERB, list_sockets
 from venom_gen.testing import PrivateDirs
 from venom_schema.canonical import digest
+from venom_schema.runtime import compile_verb
+
+#: ``venom ls``'s result checked against the descriptor it prints through (rfcs/0004 D-S68).
+LS_RESULT = compile_verb(LS_VERB).result
 
 
 @pytest.fixture
@@ -70,6 +74,7 @@ def test_call_describe_and_ls_a_daemon_known_only_by_its_socket(tiny: Tiny) -> N
     assert described["schema"] == digest(MODEL)
     assert described["server"] == {"name": TOOL, "version": "9.9.9"}
     listed = json_out(venom("ls", "--json", env=tiny.env))
+    LS_RESULT(listed)
     assert listed["sockets"] == [
         {
             "tool": TOOL,
@@ -193,6 +198,7 @@ def test_a_stale_socket_is_flagged_and_left_alone() -> None:
             s.bind(str(dead))  # closed without listening or unlinking: what a crash leaves
         env = dirs.env(TOOL)
         listed = json_out(venom("ls", "--json", env=env))
+        LS_RESULT(listed)
         assert [(r["tool"], r["status"], r["pid"]) for r in listed["sockets"]] == [
             ("dead-one", "stale", None)
         ]
@@ -222,6 +228,7 @@ def test_a_foreign_owned_socket_file_is_flagged(tiny: Tiny) -> None:
         listed = json_out(venom("ls", "--json", env=tiny.env))
         with pytest.raises(BlockingIOError):
             s.accept()  # ls never connected to it
+    LS_RESULT(listed)
     rows = {r["tool"]: r for r in listed["sockets"]}
     assert rows["other-tool"]["status"] == "foreign"
     assert rows["other-tool"]["uid"] == 65534
@@ -280,6 +287,7 @@ def test_a_socket_served_by_another_user_is_closed_unspoken(tiny: Tiny) -> None:
             proc.kill()
             proc.wait(TIMEOUT)
         shutil.rmtree(spot, ignore_errors=True)
+    LS_RESULT(listed)
     rows = {r["tool"]: r for r in listed["sockets"]}
     assert rows["borrowed"]["status"] == "foreign"
     assert rows["borrowed"]["uid"] == 65534

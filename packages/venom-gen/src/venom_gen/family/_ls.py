@@ -45,7 +45,7 @@ __all__ = ("LS_VERB", "STATUSES", "list_sockets", "run_ls")
 
 #: Every ``status`` a row may have.
 STATUSES = ("live", "stale", "foreign", "unresponsive", "error", "not_a_socket")
-_STATUS = {"kind": "enum", "values": list(STATUSES)}
+_STATUS = {"kind": "string", "choices": list(STATUSES)}
 _UID = {"kind": "integer"}
 _TEXT = {"kind": "string", "nullable": True}
 _NUMBER = {"kind": "integer", "nullable": True}
