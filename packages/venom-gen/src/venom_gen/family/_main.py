@@ -14,6 +14,7 @@ import os
 import sys
 
 from venom_gen._version import VERSION
+from venom_gen.cli._argv import wants_json
 from venom_gen.cli._output import ClosedStdout, Output, OutputLost, silence_stdout
 from venom_gen.cli._run import EXIT_BROKEN_PIPE, EXIT_OUTPUT_LOST
 from venom_proto import VenomError
@@ -233,14 +234,9 @@ def main(
         out_stream = stdout
     else:
         out_stream = ClosedStdout() if sys.stdout is None else sys.stdout.buffer
-    json_mode = (
-        "--json" in args_list[: args_list.index("--")]
-        if "--" in args_list
-        else ("--json" in args_list)
-    )
     out = Output(
         PROGRAM,
-        json=json_mode,
+        json=wants_json(args_list),
         stdout=out_stream,
         stderr=sys.stderr if stderr is None else stderr,
     )
@@ -250,7 +246,7 @@ def main(
         except VenomError as exc:
             command = next((t for t in args_list if t in _ARITY), "")
             hint = f"Try 'venom {command} --help'." if command else "Try 'venom --help'."
-            return out.error(exc, hint=hint.replace("  ", " "))
+            return out.error(exc, hint=hint)
         return _run(args, out, os.environ if environ is None else environ, stdin)
     except VenomError as exc:
         return out.error(exc)
