@@ -1,8 +1,8 @@
 """``python -m bench [--strict] [GROUP ...]``: run the benchmarks, print a table, save JSON.
 
 Groups: ndjson (rows 1-3), frames (row 4), process (rows 5-6 and start-up orientation),
-validation (row 7), mcp (row 8), compat (row 9, ``venom-gen compat``); none named means these
-six. ``peers`` (opt-in) runs
+validation (row 7), mcp (row 8), compat (row 9, ``venom-gen compat``), family (row 10,
+``venom call``, issue 25); none named means these seven. ``peers`` (opt-in) runs
 bench/bench_peers.py. Results go to ``bench/results.json``.
 Exit status: 0, or 1 with ``--strict`` when a floor is missed, 2 when a group failed to run.
 """
@@ -18,7 +18,14 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from bench import bench_compat, bench_frames, bench_mcp_product, bench_ndjson, bench_process
+from bench import (
+    bench_compat,
+    bench_family,
+    bench_frames,
+    bench_mcp_product,
+    bench_ndjson,
+    bench_process,
+)
 from bench._util import ROOT, Row, format_table
 
 RESULTS = ROOT / "bench" / "results.json"
@@ -85,13 +92,14 @@ GROUPS: dict[str, Callable[[], list[Row]]] = {
     "ndjson": bench_ndjson.run,
     "frames": bench_frames.run,
     "process": bench_process.run,
+    "family": bench_family.run,
     "validation": validation_rows,
     "mcp": mcp_rows,
     "peers": peer_rows,
     "compat": bench_compat.run,
 }
 #: What runs when no group is named; `peers` needs extra packages and socat, so it is opt-in.
-DEFAULT = ("ndjson", "frames", "process", "validation", "mcp", "compat")
+DEFAULT = ("ndjson", "frames", "process", "family", "validation", "mcp", "compat")
 
 
 def main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ from bench import (
 )
 from bench import (
     bench_compat,
+    bench_family,
     bench_frames,
     bench_mcp,
     bench_ndjson,
@@ -62,6 +63,13 @@ def test_process_rows() -> None:
     rows = bench_process.run(bench_process.Sizes(runs=1, import_runs=1))
     _assert_rows(rows, 9)
     assert rows[0].name.startswith("sync client")
+    assert rows[0].check == "max"
+
+
+def test_family_rows() -> None:
+    rows = bench_family.run(bench_family.Sizes(runs=1, import_runs=1))
+    _assert_rows(rows, 6)
+    assert rows[0].name.startswith("venom call")
     assert rows[0].check == "max"
 
 

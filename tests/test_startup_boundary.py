@@ -68,11 +68,25 @@ def _with_idiom() -> set[str]:
     }
 
 
+#: ``venom call``, the family's client (venom_gen.family): the other short-lived path.
+_VENOM_PROBE = """
+import json, sys
+from venom_gen.family import main
+code = main()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+_VENOM_CALL = ("call", "venom-echo", "echo", '{"text":"hi"}')
+
+
 def test_only_modules_on_the_verb_call_path_use_the_type_checking_idiom() -> None:
     code, loaded = _modules_of(_PROBE, "echo", "--text", "hi")
     assert code == 6  # unavailable.not_running: the call went all the way to connect()
     assert "venom_proto.sync_client" in loaded  # the probe really walked the client path
-    off_path = sorted(_with_idiom() - set(loaded))
+    venom_code, venom_loaded = _modules_of(_VENOM_PROBE, *_VENOM_CALL)
+    assert venom_code == 6
+    assert "venom_gen.family._call" in venom_loaded
+    off_path = sorted(_with_idiom() - set(loaded) - set(venom_loaded))
     assert off_path == [], f"{IDIOM} outside the verb-call path: {off_path}"
 
 
@@ -156,6 +170,42 @@ def test_a_real_verb_call_imports_none_of_the_costly_stdlib() -> None:
     assert "venom_proto.sync_client" in loaded  # the call really went through the client
     costly = sorted(name for name in loaded - bare if name.split(".")[0] in COSTLY)
     assert costly == [], f"the verb-call path imports {costly}"
+
+
+#: What ``venom call`` loads of ours beyond the product CLI's path (less the product's own
+#: modules): the family's command line, target, model cache and call, and venom-gen's version.
+VENOM_CALL_PATH = frozenset(
+    {
+        *(VERB_CALL_PATH - {"venom_echo", "venom_echo.__main__", "venom_echo._version"}),
+        *("venom_gen.family", "venom_gen.family._main", "venom_gen.family._target"),
+        *("venom_gen.family._models", "venom_gen.family._call", "venom_gen._version"),
+    }
+) - {"venom_echo.product"}
+
+
+def test_venom_call_is_the_cli_path_plus_the_family_modules() -> None:
+    """``venom call`` (the family's client) loads the product CLI's parts and its own five
+    modules, never a product, ``ls``'s probing or ``describe``'s help renderer."""
+    code, loaded = _modules_of(_VENOM_PROBE, *_VENOM_CALL)
+    assert code == 6
+    ours = {m for m in loaded if m.split(".")[0].startswith("venom_")}
+    assert sorted(ours - VENOM_CALL_PATH) == [], "a new module on venom call's path"
+    assert [m for m in ours if m.startswith(("venom_echo", "venom_notes"))] == []
+
+
+def test_a_real_venom_call_imports_none_of_the_costly_stdlib() -> None:
+    """``venom call venom-echo echo`` against a running daemon whose model is cached (the
+    second call): connect, hello, the call and its output load none of `COSTLY`."""
+    entry = "import sys\nfrom venom_gen.family import main\nsys.exit(main())\n"
+    with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
+        first, _ = _imported(["-c", entry, *_VENOM_CALL], daemon.env)
+        assert first.returncode == 0, first.stderr[-2000:]
+        _, bare = _imported(["-c", "pass"], daemon.env)
+        proc, loaded = _imported(["-c", entry, *_VENOM_CALL], daemon.env)
+    assert (proc.returncode, proc.stdout) == (0, '{"text":"hi"}\n'), proc.stderr[-2000:]
+    assert "venom_proto.sync_client" in loaded
+    costly = sorted(name for name in loaded - bare if name.split(".")[0] in COSTLY)
+    assert costly == [], f"venom call imports {costly}"
 
 
 _FREEZE_PROBE = """

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from venom_proto import Call, FrameHandler, Server, VerbHandler
-from venom_proto._server.peercred import peer_credentials
+from venom_proto.peercred import peer_credentials
 
 
 def _noop(call: Call, params: dict[str, Any]) -> Any:

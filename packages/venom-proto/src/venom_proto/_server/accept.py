@@ -19,10 +19,10 @@ import socket
 
 from venom_proto._core.errors import VenomError
 from venom_proto._core.messages import encode_error
+from venom_proto.peercred import peer_credentials
 
 from .api import ConnectionInfo
 from .connection import SocketConnection
-from .peercred import peer_credentials
 from .shared import Daemon
 
 __all__ = ("Acceptor", "too_many_connections")

@@ -11,7 +11,7 @@ from venom_proto._core.frames import Frame
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 
 if TYPE_CHECKING:
-    from .peercred import PeerCredentials
+    from venom_proto.peercred import PeerCredentials
 
 __all__ = (
     "Call",

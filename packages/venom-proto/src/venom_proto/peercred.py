@@ -1,4 +1,8 @@
-"""Peer credentials of a Unix-socket peer (RFC-0002 2.4): ``SO_PEERCRED`` or ``getpeereid``."""
+"""Peer credentials of a Unix-socket peer (RFC-0002 2.4): ``SO_PEERCRED`` or ``getpeereid``.
+
+The daemon reads its caller's (the peer-UID gate); a client may read its daemon's (``venom ls``
+reports the listener's pid and sends nothing to another user's process).
+"""
 
 from __future__ import annotations
 
