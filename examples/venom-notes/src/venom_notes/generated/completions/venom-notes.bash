@@ -142,9 +142,9 @@ _venom_notes_choices() {
   case "$1 $2" in
     ('21 --follow') reply=(true false) ;;
     ('26 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('27 --format') reply=('mcpServers' 'vscode') ;;
+    ('27 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('27 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('28 --format') reply=('mcpServers' 'vscode') ;;
+    ('28 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('28 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('45 --manager') reply=('systemd' 'launchd') ;;
     ('45 --force') reply=(true false) ;;

@@ -141,9 +141,9 @@ _venom_echo_choices() {
     ('29 --mode') reply=('fast' 'safe') ;;
     ('30 --follow') reply=(true false) ;;
     ('35 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('36 --format') reply=('mcpServers' 'vscode') ;;
+    ('36 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('36 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
-    ('37 --format') reply=('mcpServers' 'vscode') ;;
+    ('37 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('37 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('41 --manager') reply=('systemd' 'launchd') ;;
     ('41 --force') reply=(true false) ;;
