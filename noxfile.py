@@ -17,6 +17,7 @@ nox.options.sessions = [
     "integration",
     "conformance",
     "release-check",
+    "docs",
 ]
 
 PACKAGES = ("venom-proto", "venom-schema", "venom-gen", "venom-mcp", "venom-echo")
@@ -111,6 +112,16 @@ def types(session: nox.Session) -> None:
         session.run("mypy", f"packages/{package}/tests")
     for example in EXAMPLES:
         session.run("mypy", f"examples/{example}/src", f"examples/{example}/tests")
+
+
+@nox.session(python=PYTHON)
+def docs(session: nox.Session) -> None:
+    """The documentation site with the API reference, built with every warning an error."""
+    sync(session, "--all-packages", "--group", "docs")
+    env = {"PYTHONPATH": os.getcwd(), "NO_MKDOCS_2_WARNING": "1"}
+    session.run("python", "-m", "tools.api_pages", "--check", env=env)
+    session.run("mkdocs", "build", "--strict", "--site-dir", "build/site", env=env)
+    session.run("python", "-m", "tools.api_pages", "--verify-site", "build/site", env=env)
 
 
 @nox.session(python=PYTHON)

@@ -30,7 +30,13 @@ __all__ = (
 )
 
 HEADER = 10
-HELLO, HELLO_OK, ERROR, PING, PONG, CLOSE = 1, 2, 3, 4, 5, 6
+# The control frame types (RFC-0002 §5.2), one per line so documentation tools see each.
+HELLO = 1
+HELLO_OK = 2
+ERROR = 3
+PING = 4
+PONG = 5
+CLOSE = 6
 CONTROL = 0x10
 PREAMBLE_NDJSON = 0x7B
 PREAMBLE_BINARY_V1 = 0xF5
