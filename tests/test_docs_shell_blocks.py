@@ -42,6 +42,11 @@ REASONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "systemd": ("needs a systemd user session (systemd as PID 1)", ("systemctl",)),
     "launchd": ("needs macOS's launchd", ("launchctl",)),
     "remote-host": ("needs a second machine reached over ssh", ("ssh",)),
+    "release-tag": (
+        "needs the reader's own project history with a release tag (the gate itself runs in "
+        "tests/test_release_gate.py)",
+        ("git show v",),
+    ),
     "setup": (
         "is the set-up the test itself stands in (the workspace synced and active)",
         ("source .venv/bin/activate",),
