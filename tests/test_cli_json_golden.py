@@ -1,4 +1,5 @@
-"""``--json`` output of every CLI verb of venom-echo and venom-notes, byte for byte (issue 25).
+"""Every CLI verb of venom-echo and venom-notes in both modes (issue 25): ``--json`` byte for
+byte as before human text, human text as its rules say, the same exit codes.
 
 Human text (rfcs/0004 D-S60..D-S64) changed what the CLI prints without ``--json``; with it
 nothing may change. `tests/cli_json_golden.json` holds what each invocation below printed (exit
@@ -6,6 +7,11 @@ status, stdout, stderr) before human text existed, captured from main with
 ``python tests/test_cli_json_golden.py --write``; each run compares today's output with it.
 Only what differs between two runs anyway is replaced, the same way on both sides: the private
 directory, the interpreter's path, process ids, timestamps and token secrets.
+
+The same invocations without ``--json``, on a fresh daemon, must exit with the same codes, and
+print what `tests/cli_human_golden.json` shows (``--write-human`` rewrites it after a
+deliberate change of the rules, rfcs/0004 D-S60 to D-S64): every verb's human rendering,
+reviewed once.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import pytest
 from venom_gen.testing import DaemonProcess
 
 GOLDEN = Path(__file__).with_name("cli_json_golden.json")
+HUMAN = Path(__file__).with_name("cli_human_golden.json")
 
 #: Every CLI verb of venom-echo, with its errors and usage errors, in an order whose state
 #: changes are deterministic (``shutdown`` last).
@@ -111,6 +118,10 @@ _NUMBERS = re.compile(r'"(pid|uptime_ms|expires|created_ms|time_ms|ts)":\d+(?:\.
 _DAEMON_PID = re.compile(r"daemon pid \d+")
 _SECRET = re.compile(r'"token":"[^"]*"')
 _TOKEN_ID = re.compile(r'"id":"[A-Za-z0-9_-]{6,}"')
+# The same in human text: "pid: 123", a token's secret and its 12-hex-digit id.
+_HUMAN_PID = re.compile(r"^(pid:\s+)\d+$", re.MULTILINE)
+_HUMAN_SECRET = re.compile(r"vt1_[0-9a-f]+_[0-9a-f]+")
+_HUMAN_TOKEN_ID = re.compile(r"(?<![:0-9a-f])[0-9a-f]{12}(?![0-9a-f])")
 
 
 def normalize(text: str, root: str) -> str:
@@ -121,13 +132,18 @@ def normalize(text: str, root: str) -> str:
     text = _NUMBERS.sub(lambda m: f'"{m.group(1)}":"{{n}}"', text)
     text = _DAEMON_PID.sub("daemon pid {n}", text)
     text = _SECRET.sub('"token":"{secret}"', text)
-    return _TOKEN_ID.sub('"id":"{token-id}"', text)
+    text = _TOKEN_ID.sub('"id":"{token-id}"', text)
+    text = _HUMAN_PID.sub(lambda m: m.group(1) + "{n}", text)
+    text = _HUMAN_SECRET.sub("{secret}", text)
+    return _HUMAN_TOKEN_ID.sub("{token-id}", text)
 
 
-def _run(daemon: DaemonProcess, invocations: tuple[tuple[str, ...], ...]) -> Iterator[Any]:
+def _run(
+    daemon: DaemonProcess, invocations: tuple[tuple[str, ...], ...], json_mode: bool
+) -> Iterator[Any]:
     root = str(daemon.dirs.root)
     for args in invocations:
-        argv = [a.replace("{root}", root) for a in args]
+        argv = [a.replace("{root}", root) for a in args if json_mode or a != "--json"]
         run = daemon.cli(*argv)
         yield {
             "argv": list(args),
@@ -137,21 +153,41 @@ def _run(daemon: DaemonProcess, invocations: tuple[tuple[str, ...], ...]) -> Ite
         }
 
 
-def capture() -> dict[str, list[Any]]:
-    """Today's ``--json`` output of every invocation, normalized."""
+def capture(*, json_mode: bool = True) -> dict[str, list[Any]]:
+    """Today's output of every invocation, with ``--json`` or without, normalized."""
     out: dict[str, list[Any]] = {}
     for name, product, invocations in (
         ("venom-echo", "venom_echo.product:PRODUCT", ECHO),
         ("venom-notes", "venom_notes.product:PRODUCT", NOTES),
     ):
         with DaemonProcess(product) as daemon:
-            out[name] = list(_run(daemon, invocations))
+            out[name] = list(_run(daemon, invocations, json_mode))
     return out
 
 
 @pytest.fixture(scope="module")
 def today() -> dict[str, list[Any]]:
     return capture()
+
+
+@pytest.fixture(scope="module")
+def human() -> dict[str, list[Any]]:
+    return capture(json_mode=False)
+
+
+@pytest.mark.parametrize("tool", ["venom-echo", "venom-notes"])
+def test_human_text_of_every_verb(human: dict[str, list[Any]], tool: str) -> None:
+    """RFC-0002 §7.3 without --json: human text on stdout, the message on stderr, and the same
+    exit code as with --json, for every invocation."""
+    as_json = json.loads(GOLDEN.read_text(encoding="utf-8"))[tool]
+    golden = json.loads(HUMAN.read_text(encoding="utf-8"))[tool]
+    assert [r["exit"] for r in human[tool]] == [r["exit"] for r in as_json]
+    for now, before, wrapped in zip(human[tool], golden, as_json, strict=True):
+        assert now == before, now["argv"]
+        assert "\x1b" not in now["stdout"] + now["stderr"]  # no colour off a terminal
+        if wrapped["stdout"].startswith('{"error"'):  # the message on stderr, nothing on stdout
+            assert now["stdout"] == ""
+            assert f"{tool}: " in now["stderr"]
 
 
 @pytest.mark.parametrize("tool", ["venom-echo", "venom-notes"])
@@ -165,7 +201,8 @@ def test_json_output_is_byte_for_byte_unchanged(today: dict[str, list[Any]], too
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/test_cli_json_golden.py --write")
-    text = json.dumps(capture(), indent=1, ensure_ascii=False) + "\n"
-    GOLDEN.write_text(text, encoding="utf-8")
+    if sys.argv[1:] not in (["--write"], ["--write-human"]):
+        sys.exit("usage: python tests/test_cli_json_golden.py --write | --write-human")
+    as_json = sys.argv[1] == "--write"
+    text = json.dumps(capture(json_mode=as_json), indent=1, ensure_ascii=False) + "\n"
+    (GOLDEN if as_json else HUMAN).write_text(text, encoding="utf-8")
