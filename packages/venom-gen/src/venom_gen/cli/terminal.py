@@ -57,9 +57,17 @@ def _spelling(code: int) -> str:
 
 
 _CONTROLS = (*range(0x20), 0x7F, *range(0x80, 0xA0), *_BIDI)
-_DOCUMENT = {code: _spelling(code) for code in _CONTROLS if code != 0x0A}
-_LINES = {**_DOCUMENT, 0x5C: "\\\\"}
-_LINE = {**_LINES, 0x0A: "\\n"}
+#: The translation tables (document, lines, line), built on first need: most output has no
+#: control character, and building them costs ~50 us of a call's start-up.
+_TABLES: list[dict[int, str]] = []
+
+
+def _table(which: int) -> dict[int, str]:
+    if not _TABLES:
+        document = {code: _spelling(code) for code in _CONTROLS if code != 0x0A}
+        lines = {**document, 0x5C: "\\\\"}
+        _TABLES.extend((document, lines, {**lines, 0x0A: "\\n"}))
+    return _TABLES[which]
 
 
 def _utf8(text: str) -> str:
@@ -79,21 +87,21 @@ def escape(text: str) -> str:
     """``text`` as one line a terminal shows as it is: no control survives, injectively."""
     if text.isprintable() and "\\" not in text:
         return text  # the usual case, including any printable non-ASCII text
-    return _utf8(text.translate(_LINE))
+    return _utf8(text.translate(_table(2)))
 
 
 def escape_lines(text: str) -> str:
     """`escape`, keeping each newline as a line break."""
     if text.isprintable() and "\\" not in text:
         return text
-    return _utf8(text.translate(_LINES))
+    return _utf8(text.translate(_table(1)))
 
 
 def escape_document(text: str) -> str:
     """``text`` with its controls escaped but its newlines and backslashes as they are."""
     if text.isascii() and text.isprintable():
         return text
-    return _utf8(text.translate(_DOCUMENT))
+    return _utf8(text.translate(_table(0)))
 
 
 def display_width(text: str) -> int:
