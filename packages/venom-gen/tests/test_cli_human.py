@@ -287,3 +287,24 @@ def test_help_from_a_model_is_escaped(tmp_path: Path) -> None:
     assert main(path, argv=["--help"], stdout=out, stderr=io.StringIO()) == 0
     assert not [raw for raw in RAW if raw in out.getvalue()]
     assert b"\\x1b]0;pwned" in out.getvalue()
+
+
+def test_error_messages_are_escaped_in_human_mode_only() -> None:
+    """An ``unavailable.ssh`` message carries the remote side's stderr: escaped on stderr in
+    human mode; with --json the wrapper is JSON, as it always was."""
+    import io
+
+    from venom_gen.cli._output import Output
+    from venom_proto import VenomError
+
+    err = VenomError("unavailable.ssh", f"ssh exited 255: {HOSTILE}", {"stderr": HOSTILE})
+    stderr = io.StringIO()
+    human = Output("venom-echo", json=False, stdout=io.BytesIO(), stderr=stderr, environ={})
+    assert human.error(err) == 6
+    assert not set(stderr.getvalue()) & {"\x1b", "\x07", "\x9b", "\u202e", "\r"}
+    assert stderr.getvalue().startswith("venom-echo: ssh exited 255: \\x1b]0;pwned\\x07")
+    stdout = io.BytesIO()
+    as_json = Output("venom-echo", json=True, stdout=stdout, stderr=io.StringIO(), environ={})
+    assert as_json.error(err) == 6
+    assert b"\x1b" not in stdout.getvalue()  # JSON's own escaping: \u001b
+    assert b"\\u001b]52;c;cHduZWQ=\\u0007" in stdout.getvalue()
