@@ -308,3 +308,8 @@ def test_error_messages_are_escaped_in_human_mode_only() -> None:
     assert as_json.error(err) == 6
     assert b"\x1b" not in stdout.getvalue()  # JSON's own escaping: \u001b
     assert b"\\u001b]52;c;cHduZWQ=\\u0007" in stdout.getvalue()
+
+
+def test_a_multi_line_value_under_a_wide_name() -> None:
+    desc = obj(f("\u540d", "string"))
+    assert render(desc, {"\u540d": "a\nb"}) == "\u540d: a\n    b\n"

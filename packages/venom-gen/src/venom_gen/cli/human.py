@@ -85,17 +85,12 @@ def _quoted(text: str) -> str:
 
 def _inline(value: Any) -> str:
     """One line: a scalar, an array of scalars as ``a, b``, anything deeper as compact JSON."""
-    if isinstance(value, list):
+    if isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value):
         if not value:
             return "[]"
-        if all(not isinstance(v, (list, dict)) for v in value):
-            return ", ".join(_quoted(v) if isinstance(v, str) else _scalar(v) for v in value)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return _scalar(value)
-    if isinstance(value, list):
-        return _scalar(value)
+        return ", ".join(_quoted(v) if isinstance(v, str) else _scalar(v) for v in value)
+    if isinstance(value, dict) and not value:
+        return "{}"
     return _scalar(value)
 
 
@@ -135,7 +130,7 @@ def _object_lines(
         if isinstance(item, str) and "\n" in item:
             first, *rest = escape_lines(item).split("\n")
             lines.append(pad + label + first)
-            lines += [pad + " " * len(label) + line for line in rest]
+            lines += [pad + " " * display_width(label) + line for line in rest]
         else:
             lines.append(pad + label + _inline(item))
     return lines
