@@ -248,7 +248,7 @@ def test_the_readme_on_a_fresh_machine(machine: FreshMachine) -> None:
         assert output_matches(step.expected, output), report + output
 
     quiet = machine.run(".uv/bin/uv run venom-echo echo --text hi")
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, '{"text":"hi"}\n', "")
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "text: hi\n", "")
 
     listed = machine.run(f"{setup} && {run.removesuffix('venom-echo serve')}nox --list")
     assert listed.returncode == 0, listed.stdout + listed.stderr
