@@ -100,6 +100,7 @@ def _programs(tmp: Path, sock: str) -> dict[str, list[str]]:
         "baseline": [PYTHON, str(base), sock],
         "sync": [PYTHON, str(sync), sock],
         "cli": cli,
+        "cli_json": [*cli, "--json"],  # human text's renderer stays off this path (issue 25)
         "bare": [PYTHON, "-c", "pass"],
         "import_base": [PYTHON, "-c", "import json, socket"],
         "import_sync": [PYTHON, "-c", "import venom_proto.sync_client"],
@@ -147,7 +148,9 @@ def _rows(
         Row("CLI venom-echo echo (start..exit)", ms["cli"], base_ms, "ms", "max", FLOOR),
         Row("sync client process CPU time", cpu_ms["sync"], base_cpu, "ms", "info",
             note="user+sys of the process; steadier than wall time on a busy machine"),
-        Row("CLI process CPU time", cpu_ms["cli"], base_cpu, "ms", "info"),
+        Row("CLI process CPU time", cpu_ms["cli"], base_cpu, "ms", "info",
+            note="human mode: `text: hi` through venom_gen.cli.human"),
+        Row("CLI process CPU time with --json", cpu_ms["cli_json"], base_cpu, "ms", "info"),
         Row("python -c pass (orientation)", ms["bare"], base_ms, "ms", "info",
             note=f"CPU {cpu_ms['bare']} ms"),
         Row("CPU of python -c 'import venom_proto.sync_client'", cpu_ms["import_sync"],

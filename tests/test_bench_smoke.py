@@ -61,7 +61,7 @@ def test_compat_rows() -> None:
 
 def test_process_rows() -> None:
     rows = bench_process.run(bench_process.Sizes(runs=1, import_runs=1))
-    _assert_rows(rows, 9)
+    _assert_rows(rows, 10)
     assert rows[0].name.startswith("sync client")
     assert rows[0].check == "max"
 

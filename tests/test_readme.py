@@ -262,7 +262,7 @@ def test_the_readme_on_a_fresh_machine(machine: FreshMachine) -> None:
     _run_steps(machine, session(), "README")
 
     quiet = machine.run(".uv/bin/uv run venom-echo echo --text hi")
-    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, '{"text":"hi"}\n', "")
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "text: hi\n", "")
 
     # After the same set-up, docs/service.md installs venom-echo from the checkout as a tool
     # (nox -s dist, then uv tool install): its ~/.local/bin/venom-echo answers too.

@@ -25,6 +25,9 @@ BUILD_TIME = ("venom_gen.build", "typer", "click", "rich")
 #: The Python declaration path (RFC-0004 §2): pydantic runs at build time, never on a call.
 DECLARATIONS = ("venom_schema.declare", "pydantic", "pydantic_core")
 
+#: Human text's renderer (rfcs/0004 D-S64): on the path of a human-mode call that prints.
+HUMAN_RENDERER = "venom_gen.cli.human"
+
 _PROBE = """
 import json, sys
 from venom_echo.__main__ import main
@@ -86,7 +89,8 @@ def test_only_modules_on_the_verb_call_path_use_the_type_checking_idiom() -> Non
     venom_code, venom_loaded = _modules_of(_VENOM_PROBE, *_VENOM_CALL)
     assert venom_code == 6
     assert "venom_gen.family._call" in venom_loaded
-    off_path = sorted(_with_idiom() - set(loaded) - set(venom_loaded))
+    # Human text's renderer loads only once a result prints (the real call below loads it).
+    off_path = sorted(_with_idiom() - set(loaded) - set(venom_loaded) - {HUMAN_RENDERER})
     assert off_path == [], f"{IDIOM} outside the verb-call path: {off_path}"
 
 
@@ -99,6 +103,9 @@ VERB_CALL_PATH = frozenset(
         *("venom_gen", "venom_gen.binary", "venom_gen.product", "venom_gen.local"),
         *("venom_gen.cli", "venom_gen.cli._run", "venom_gen.cli._argv"),
         *("venom_gen.cli._tree", "venom_gen.cli._call", "venom_gen.cli._output"),
+        # Human mode only (issue 25): the escaping on any human-mode output, the renderer
+        # once a result prints; --json loads neither.
+        *("venom_gen.cli.terminal", "venom_gen.cli.human"),
         *("venom_proto", "venom_proto._version", "venom_proto.conventions", "venom_proto.paths"),
         *("venom_proto.owner_token", "venom_proto.model_cache", "venom_proto.stdjson"),
         *("venom_proto.sync_client", "venom_proto._client_core", "venom_proto._client_paths"),
@@ -115,7 +122,7 @@ def test_the_path_is_a_few_modules_of_the_toolkit() -> None:
     _, loaded = _modules_of(_PROBE, "echo", "--text", "hi")
     ours = [m for m in loaded if m.split(".")[0].startswith("venom_")]
     assert sorted(set(ours) - VERB_CALL_PATH) == [], "a new module on the verb-call path"
-    assert len(ours) <= len(VERB_CALL_PATH) == 35
+    assert len(ours) <= len(VERB_CALL_PATH) == 37
     # The local verbs' table is on the path; a local verb's module, like the daemon, is not.
     off_path = ("venom_gen.daemon", "venom_gen.local.", "venom_echo.handlers")
     assert not [m for m in ours if m.startswith(off_path)]
@@ -166,10 +173,22 @@ def test_a_real_verb_call_imports_none_of_the_costly_stdlib() -> None:
     with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
         _, bare = _imported(["-c", "pass"], daemon.env)
         proc, loaded = _imported(["-c", _ENTRY, "echo", "--text", "hi"], daemon.env)
-    assert (proc.returncode, proc.stdout) == (0, '{"text":"hi"}\n'), proc.stderr[-2000:]
+        as_json, loaded_json = _imported(
+            ["-c", _ENTRY, "echo", "--text", "hi", "--json"], daemon.env
+        )
+    assert (proc.returncode, proc.stdout) == (0, "text: hi\n"), proc.stderr[-2000:]
+    assert (as_json.returncode, as_json.stdout) == (0, '{"text":"hi"}\n'), as_json.stderr[-2000:]
     assert "venom_proto.sync_client" in loaded  # the call really went through the client
-    costly = sorted(name for name in loaded - bare if name.split(".")[0] in COSTLY)
-    assert costly == [], f"the verb-call path imports {costly}"
+    for names in (loaded, loaded_json):
+        costly = sorted(name for name in names - bare if name.split(".")[0] in COSTLY)
+        assert costly == [], f"the verb-call path imports {costly}"
+        assert sorted(n for n in names if n.startswith("venom_") and n not in VERB_CALL_PATH) == []
+    # Human text costs its two modules (and unicodedata, for ASCII text, never) in human
+    # mode only.
+    assert {HUMAN_RENDERER, "venom_gen.cli.terminal"} <= loaded
+    assert HUMAN_RENDERER not in loaded_json
+    assert "venom_gen.cli.terminal" not in loaded_json
+    assert "unicodedata" not in loaded
 
 
 #: What ``venom call`` loads of ours beyond the product CLI's path (less the product's own

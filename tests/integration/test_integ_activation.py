@@ -145,7 +145,7 @@ def test_first_call_starts_the_daemon_and_notify_reports_ready_and_stopping() ->
         os.chmod(daemon.socket, 0o600)  # what SocketMode=0600 does in the .socket unit
         # No daemon runs yet: the connection itself starts it, and the call is answered.
         assert daemon.proc.poll() is None
-        result = daemon.cli("echo", "--text", "first call")
+        result = daemon.cli("echo", "--text", "first call", "--json")
         assert (result.returncode, result.stdout) == (0, '{"text":"first call"}\n'), (
             result,
             daemon.log(),

@@ -12,8 +12,11 @@ from integration_kit import ndjson as _ndjson
 
 @pytest.mark.covers("cli", "echo")
 def test_echo_plain_prints_the_rfc_example(daemon: Daemon) -> None:
-    """RFC-0004 §1: `venom-echo echo --text hi` prints {"text":"hi"}."""
+    """RFC-0004 §1: `venom-echo echo --text hi` prints its result: human text (`text: hi`,
+    rfcs/0004 D-S60), {"text":"hi"} with --json."""
     r = daemon.cli("echo", "--text", "hi")
+    assert (r.returncode, r.stdout, r.stderr) == (0, "text: hi\n", "")
+    r = daemon.cli("echo", "--text", "hi", "--json")
     assert (r.returncode, r.stdout, r.stderr) == (0, '{"text":"hi"}\n', "")
 
 

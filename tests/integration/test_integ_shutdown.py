@@ -32,7 +32,7 @@ def _cleaned_up(daemon: Daemon) -> None:
 def test_cli_shutdown_answers_then_the_daemon_exits_cleanly(own_daemon: Daemon) -> None:
     assert own_daemon.proc is not None
     pid = own_daemon.proc.pid
-    result = own_daemon.cli("shutdown")
+    result = own_daemon.cli("shutdown", "--json")
     assert result.returncode == 0, result.stderr
     assert json_line(result.stdout) == {"pid": pid}
     assert _gone(own_daemon) == 0

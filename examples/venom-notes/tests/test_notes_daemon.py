@@ -26,10 +26,12 @@ def test_cli_every_verb(daemon: DaemonProcess) -> None:
         "tags": ["home", "shop"],
         "created": first["created"],
     }
-    listed = daemon.cli("note", "list")
-    assert [json.loads(line)["id"] for line in listed.stdout.splitlines()] == [1, 2]
-    tagged = daemon.cli("note", "list", "--tag", "home")
-    assert [json.loads(line)["text"] for line in tagged.stdout.splitlines()] == ["buy milk"]
+    assert [n["id"] for n in daemon.cli_lines("note", "list")] == [1, 2]
+    tagged = daemon.cli_lines("note", "list", "--tag", "home")
+    assert [n["text"] for n in tagged] == ["buy milk"]
+    human = daemon.cli("note", "list", "--tag", "home").stdout  # rfcs/0004 D-S60: a table
+    assert human.splitlines()[0].split() == ["id", "text", "tags", "created"]
+    assert human.splitlines()[1].split()[:4] == ["1", "buy", "milk", "home,"]
     found = daemon.cli_json("note", "search", "--query", "BOB")
     assert [n["id"] for n in found["notes"]] == [second["id"]]
     assert daemon.cli_json("note", "remove", "--id", "2") == {"id": 2}
@@ -95,8 +97,7 @@ def test_writes_publish_events(daemon: DaemonProcess) -> None:
     """rfcs/0003: note.added and note.removed are published after the commit."""
     note = _add(daemon, "evented", "t")
     daemon.cli_json("note", "remove", "--id", str(note["id"]))
-    run = daemon.cli("events", "--cursor", "0", "--follow=false", "--types", '["note.*"]')
-    events = [json.loads(line) for line in run.stdout.splitlines()]
+    events = daemon.cli_lines("events", "--cursor", "0", "--follow=false", "--types", '["note.*"]')
     assert [(e["type"], json.loads(e["data"])) for e in events] == [
         ("note.added", {"id": note["id"], "tags": ["t"]}),
         ("note.removed", {"id": note["id"]}),

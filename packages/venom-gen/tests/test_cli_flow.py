@@ -172,7 +172,7 @@ def test_cli_local_verbs(run_cli: Run, fake_daemon: FakeDaemon) -> None:
 def test_cli_ctrl_c_cancels_upstream(run_cli: Run, fake_daemon: FakeDaemon) -> None:
     """RFC-0002 §4.4/§7.2: Ctrl-C cancels the request on its connection and exits 8."""
     res = run_cli("tail")
-    assert (res.code, res.stdout) == (8, '{"line":"a"}\n')
+    assert (res.code, res.stdout) == (8, "line\na\n")  # a table of one column
     assert res.stderr == "venom-echo: cancelled by Ctrl-C\n"
     assert fake_daemon.cancelled == [2]
     assert fake_daemon.closed == 1
@@ -223,7 +223,7 @@ def test_cli_help_example_kinds() -> None:
 def test_cli_bad_item_cancels_upstream(run_cli: Run, fake_daemon: FakeDaemon) -> None:
     """RFC-0004 §3: an invalid stream item is internal.result, never printed; the call ends."""
     res = run_cli("count", "--n", "98")
-    assert (res.code, res.stdout) == (11, '{"i":0}\n')
+    assert (res.code, res.stdout) == (11, "i\n0\n")
     assert fake_daemon.cancelled == [2]
 
 

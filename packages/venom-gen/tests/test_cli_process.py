@@ -95,8 +95,11 @@ def _run(argv: list[str], socket_path: str) -> subprocess.CompletedProcess[bytes
 
 
 def test_cli_process_echo(cli: list[str], demo: DaemonProcess) -> None:
-    """RFC-0004 §1: `venom-echo echo --text hi` prints {"text":"hi"} and exits 0."""
+    """RFC-0004 §1: `venom-echo echo --text hi` prints its result and exits 0 (`text: hi`
+    without --json, rfcs/0004 D-S60; {"text":"hi"} with it)."""
     res = _run([*cli, "echo", "--text", "hi"], demo.socket)
+    assert (res.returncode, res.stdout, res.stderr) == (0, b"text: hi\n", b"")
+    res = _run([*cli, "echo", "--text", "hi", "--json"], demo.socket)
     assert (res.returncode, res.stdout, res.stderr) == (0, b'{"text":"hi"}\n', b"")
     res = _run([*cli, "echo", "--json", "--text", "caf\u00e9"], demo.socket)
     assert (res.returncode, res.stdout) == (0, '{"text":"caf\u00e9"}\n'.encode())
@@ -134,7 +137,8 @@ def test_cli_process_ctrl_c_cancels(
     )
     try:
         assert proc.stdout is not None
-        assert proc.stdout.readline() == b'{"line":"a"}\n'
+        assert proc.stdout.readline() == b"line\n"  # the table's header, with the first row
+        assert proc.stdout.readline() == b"a\n"
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=WAIT)
     finally:
@@ -159,7 +163,7 @@ def test_cli_process_broken_pipe(cli: list[str], streamer: DaemonProcess) -> Non
     )
     assert proc.stdout is not None
     assert proc.stderr is not None
-    assert proc.stdout.readline() == b'{"i":0}\n'
+    assert proc.stdout.readline() == b"i\n"
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=WAIT) == 141
@@ -201,7 +205,7 @@ def _verb_call_modules(short_dir: Path, demo: DaemonProcess) -> list[str]:
     res = _run([sys.executable, str(probe), str(write_model(short_dir))], demo.socket)
     report = json.loads(res.stderr.decode().strip().splitlines()[-1])
     assert report["code"] == 0
-    assert res.stdout == b'{"text":"hi"}\n'
+    assert res.stdout == b"text: hi\n"
     modules: list[str] = report["modules"]
     return modules
 

@@ -140,7 +140,7 @@ def _exchange(
             except VenomError:
                 _cancel(client, handle)
                 raise
-            out.value(item)
+            out.item(verb, item)
         result = handle.result
     except KeyboardInterrupt:
         _cancel(client, handle)

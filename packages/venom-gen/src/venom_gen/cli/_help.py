@@ -136,9 +136,10 @@ def _verb_sections(tool: str, verb: Verb) -> list[str]:
     if verb["streams"]:
         lines += [
             "",
-            f"Streams: each item ({_type(verb['item'])}) is printed as one JSON line",
-            f"(NDJSON). The final result ({_type(verb['result'])}) is validated and",
-            "sets the exit status but is not printed; it is available on the wire only.",
+            f"Streams: each item ({_type(verb['item'])}) is printed as it arrives: a",
+            "table row, or one JSON line (NDJSON) with --json. The final result",
+            f"({_type(verb['result'])}) is validated and sets the exit status",
+            "but is not printed; it is available on the wire only.",
         ]
     else:
         lines += ["", f"Result: {_type(verb['result'])}"]
@@ -149,7 +150,9 @@ def _verb_sections(tool: str, verb: Verb) -> list[str]:
     if verb["examples"]:
         lines += ["", "Examples:"]
         for ex in verb["examples"]:
-            lines.append("  $ " + example_command(tool, verb, ex["params"], json=False))
+            # The JSON result is what --json prints (human text is derived from it).
+            shown = not verb["streams"]
+            lines.append("  $ " + example_command(tool, verb, ex["params"], json=shown))
             if not verb["streams"]:
                 lines.append("  " + json_compact(ex["result"]))
     return lines

@@ -1,9 +1,12 @@
 """Printing results, stream items, errors and help (RFC-0002 §7.3, RFC-0004 §4).
 
-Both modes print results and stream items as compact JSON, one value per line, UTF-8, on
-stdout. Errors differ: ``--json`` prints the ``{"error":{...}}`` wrapper on stdout and nothing
-on stderr; human mode prints ``<tool>: <message>`` on stderr. The one human renderer is the
-shared ``skill`` verb's, which prints only the SKILL.md content (RFC-0004 §6).
+``--json`` prints results and stream items as compact JSON, one value per line, UTF-8, on
+stdout, and an error as the ``{"error":{...}}`` wrapper on stdout with nothing on stderr.
+Human mode prints text derived from the verb's descriptors (`venom_gen.cli.human`, rfcs/0004
+D-S60 to D-S64) and an error as ``<tool>: <message>`` on stderr; the shared ``skill`` verb
+prints only the SKILL.md content (RFC-0004 §6). Everything human mode prints that came from a
+daemon or a file is escaped for the terminal first (`venom_gen.cli.terminal`); the renderer
+and the escaping load only when human text is printed, so ``--json`` loads neither.
 
 Text that is not valid UTF-8 (argv and environment bytes arrive as surrogate escapes) is printed
 through `printable`: a byte that is not UTF-8 is shown as ``\\xff``. A stdout that cannot be
@@ -21,9 +24,12 @@ from venom_proto.stdjson import std_dumps
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import IO, Any, TextIO
 
     from venom_schema.model import Verb
+
+    from .human import ItemPrinter
 
 __all__ = ("ClosedStdout", "Output", "OutputLost", "printable", "silence_stdout")
 
@@ -71,15 +77,29 @@ class ClosedStdout:
 class Output:
     """Writes one invocation's output in human or ``--json`` mode."""
 
-    __slots__ = ("json", "stderr", "stdout", "tool")
+    __slots__ = ("_items", "environ", "json", "stderr", "stdout", "tool")
 
     def __init__(
-        self, tool: str, *, json: bool, stdout: IO[bytes] | ClosedStdout, stderr: TextIO | None
+        self,
+        tool: str,
+        *,
+        json: bool,
+        stdout: IO[bytes] | ClosedStdout,
+        stderr: TextIO | None,
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.tool = tool
         self.json = json
         self.stdout = stdout
         self.stderr = stderr
+        #: Where ``NO_COLOR`` and ``CLICOLOR_FORCE`` are read (default ``os.environ``).
+        self.environ = os.environ if environ is None else environ
+        self._items: ItemPrinter | None = None
+
+    def _colour(self, stream: object) -> bool:
+        from .terminal import colour_wanted
+
+        return colour_wanted(stream, self.environ)
 
     def _write(self, data: bytes) -> None:
         try:
@@ -115,27 +135,62 @@ class Output:
         except (OSError, ValueError):
             return  # stderr is gone or full: there is nowhere left to report
 
+    def item(self, verb: Verb, value: Any) -> None:
+        """A stream item: a compact JSON line, or with its descriptor's human text (a table
+        row as it arrives); flushed at once either way."""
+        if self.json:
+            self.value(value)
+            return
+        printer = self._items
+        if printer is None:
+            from .human import ItemPrinter
+
+            colour = self._colour(self.stdout)
+            printer = self._items = ItemPrinter(verb.get("item"), self._write_text, colour=colour)
+        printer.item(value)
+
     def result(self, verb: Verb, value: Any) -> None:
-        """A final result: compact JSON, except the shared skill verb's human rendering."""
-        if not self.json and _is_skill(verb) and isinstance(value, dict):
+        """A final result: compact JSON, or its descriptor's human text; the shared skill
+        verb's human rendering is its SKILL.md content."""
+        if self.json:
+            self.value(value)
+            return
+        if _is_skill(verb) and isinstance(value, dict):
             content = value.get("content")
             if isinstance(content, str):
-                self.text(content)
+                self.document(content)
                 return
-        self.value(value)
+        from .human import render
+
+        text = render(verb.get("result"), value, colour=self._colour(self.stdout))
+        if text:
+            self._write_text(text)
+
+    def document(self, text: str) -> None:
+        """A document from a daemon or a file (SKILL.md, help): its controls escaped, its
+        newlines and backslashes kept."""
+        from .terminal import escape_document
+
+        self.text(escape_document(text))
+
+    def _write_text(self, text: str) -> None:
+        self._write(text.encode("utf-8", "surrogateescape"))
 
     def help(self, text: str) -> int:
         """Generated help: the text, or ``{"help": text}`` with ``--json``; exit 0."""
         if self.json:
             self.value({"help": text})
         else:
-            self.text(text)
+            self.document(text)
         return 0
 
     def error(self, err: VenomError, *, hint: str | None = None) -> int:
         """Report ``err`` and return its exit status (RFC-0002 §7.2)."""
         if not self.json:
-            self.note(f"{self.tool}: {err.message}" + (f"\n{hint}" if hint else ""))
+            from .terminal import ERROR, escape, paint
+
+            prefix = paint(f"{self.tool}:", ERROR, self._colour(self.stderr))
+            self.note(f"{prefix} {escape(err.message)}" + (f"\n{hint}" if hint else ""))
             return err.exit_code
         wrapper = {"error": err.to_object()}
         try:

@@ -183,6 +183,7 @@ def main(
         json=wants_json(args),
         stdout=out_stream,
         stderr=sys.stderr if stderr is None else stderr,
+        environ=environ,
     )
     try:
         return _run(

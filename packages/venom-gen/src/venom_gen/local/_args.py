@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from venom_gen.cli import Invocation, build_tree, parse_argv
+from venom_gen.cli.terminal import escape
 from venom_proto.model_cache import load_model
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def print_json(value: Any) -> None:
 
 def refuse(tool: str, err: VenomError, *, json_mode: bool) -> int:
     """Report ``err`` on stderr (and as the error wrapper on stdout with ``--json``)."""
-    sys.stderr.write(f"{tool}: {err.message}\n")
+    sys.stderr.write(f"{tool}: {escape(err.message)}\n")
     if json_mode:
         print_json({"error": err.to_object()})
     return err.exit_code

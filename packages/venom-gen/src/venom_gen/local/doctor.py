@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from venom_gen._doctor_checks import Check, doctor_report, filesystem_checks, reachability_checks
 from venom_gen.cli import flag_value
-from venom_gen.cli._output import printable
+from venom_gen.cli.terminal import escape
 from venom_proto import SyncClient, VenomError
 from venom_proto.conventions import client_auth, resolve_socket_path
 from venom_proto.model_cache import load_cache_info
@@ -119,6 +119,6 @@ def render_report(tool: str, report: Mapping[str, Any]) -> str:
     for check in checks:
         hint = f"; hint: {check['hint']}" if check.get("hint") else ""
         line = f"{check['status']:<4}  {check['name']:<{width}}  {check['message']}{hint}"
-        lines.append(printable(line))
+        lines.append(escape(line))  # a daemon's name, version and schema, ssh's stderr
     lines.append(f"{tool} doctor: {report['status']}")
     return "\n".join(lines) + "\n"

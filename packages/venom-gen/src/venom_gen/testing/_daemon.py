@@ -308,12 +308,14 @@ class DaemonProcess:
         )
 
     def cli_json(self, *args: str) -> Any:
-        """Run the CLI, which must exit 0, and decode its stdout (one JSON value)."""
-        return json.loads(self._ok(args).stdout)
+        """Run the CLI with ``--json`` (added unless given), which must exit 0, and decode its
+        stdout (one JSON value)."""
+        return json.loads(self._ok(_with_json(args)).stdout)
 
     def cli_lines(self, *args: str) -> list[Any]:
-        """Run the CLI, which must exit 0, and decode each line of its stdout (a stream)."""
-        return [json.loads(line) for line in self._ok(args).stdout.splitlines()]
+        """Run the CLI with ``--json`` (added unless given), which must exit 0, and decode each
+        line of its stdout (a stream)."""
+        return [json.loads(line) for line in self._ok(_with_json(args)).stdout.splitlines()]
 
     def _ok(self, args: Sequence[str]) -> subprocess.CompletedProcess[str]:
         run = self.cli(*args)
@@ -325,6 +327,11 @@ class DaemonProcess:
     def __repr__(self) -> str:
         named = repr(self.product) if self.product is not None else f"tool={self.tool!r}"
         return f"DaemonProcess({named}, socket={self.socket!r})"
+
+
+def _with_json(args: Sequence[str]) -> Sequence[str]:
+    # Without --json the CLI prints human text (rfcs/0004 D-S60); these helpers decode JSON.
+    return args if "--json" in args else [*args, "--json"]
 
 
 def _fresh_log(root: Path) -> Path:
