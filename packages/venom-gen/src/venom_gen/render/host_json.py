@@ -25,8 +25,8 @@ from typing import Any
 __all__ = ("HostFileError", "dumps_entry", "parse", "set_member")
 
 #: The standard library's JSON string reader (escapes, control characters refused), which
-#: typeshed does not list.
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring
+#: typeshed does not list (it is public in json.decoder since Python 2.6).
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 #: Deeper documents are refused (hosts' files nest three or four levels).
 _MAX_DEPTH = 64
