@@ -13,8 +13,9 @@ whole part is still the items so far. ``total`` is sent only while ``progress`` 
 Items are still buffered and returned whole (RFC-0004 §5): a notification carries no item data.
 
 Bounded in rate: items that arrive within ``min_gap`` of the last notification are counted and
-reported by the next one. Every notification is sent before the call's result (the caller stops
-`Progress` first), and none without a token (the caller creates none).
+reported by the next one, or by `Progress.finish` when the stream ends. Every notification is
+sent before the call's result (the caller stops `Progress` first), and none without a token
+(the caller creates none).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class Progress:
         self._interval = interval
         self._min_gap = min_gap
         self._items = 0
+        self._reported = 0  # items counted by the last item notification
         self._beats = 0  # heartbeats since the last item notification
         self._start = anyio.current_time()
         self._last = float("-inf")  # when the last notification went out
@@ -61,6 +63,16 @@ class Progress:
         if anyio.current_time() - self._last >= self._min_gap:
             async with self._lock:
                 self._beats = 0
+                self._reported = self._items
+                await self._notify(float(self._items), None)
+
+    async def finish(self) -> None:
+        """Report items counted but not yet reported (coalesced), once the stream has ended
+        and before its result goes out, so the last notification holds the final count."""
+        async with self._lock:
+            if self._items > self._reported:
+                self._beats = 0
+                self._reported = self._items
                 await self._notify(float(self._items), None)
 
     async def heartbeat(self) -> None:

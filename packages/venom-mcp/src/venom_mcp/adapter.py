@@ -224,6 +224,7 @@ def build_server(
             beats.start_soon(progress.heartbeat)
             try:
                 outcome = await upstream.invoke(tools.verbs[tool], args, on_item=progress.item)
+                await progress.finish()
             except VenomError as exc:
                 outcome = exc  # raised below, outside the group, so it is not wrapped
             finally:
