@@ -98,8 +98,11 @@ def test_progress_per_item(raw_peer: McpPeer) -> None:
     assert len(reply["result"]["structuredContent"]["items"]) == 3
     values = [n["progress"] for n in notes]
     assert values == sorted(set(values))
-    assert values[-1] == 3
-    assert all(n["progressToken"] == 7 and n["total"] == 3 for n in notes)
+    assert all(n["progressToken"] == 7 for n in notes)
+    # Item notifications (whole numbers; a heartbeat, were the machine slow, is fractional).
+    items = [n for n in notes if n["progress"] == int(n["progress"])]
+    assert items[-1]["progress"] == 3
+    assert all(n["total"] == 3 for n in items)
     # Nothing came after the result: the next line is the answer to a new request.
     raw_peer.send({"jsonrpc": "2.0", "id": 100, "method": "ping", "params": {}})
     assert json.loads(raw_peer.line())["id"] == 100
@@ -114,5 +117,6 @@ def test_the_sdk_client_sees_progress_with_the_total(mcp_session: Mcp) -> None:
     assert result.is_error is False
     values = [value for value, _ in seen]
     assert values == sorted(set(values))
-    assert values[-1] == 3
-    assert {total for _, total in seen} == {3}
+    items = [(value, total) for value, total in seen if value == int(value)]
+    assert items[-1] == (3.0, 3.0)
+    assert {total for _, total in items} == {3}
