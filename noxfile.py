@@ -53,6 +53,7 @@ def tests(session: nox.Session) -> None:
         "tests",
         "--ignore=tests/integration",
         "--ignore=tests/conformance",
+        "--ignore=tests/mcp_conformance",
         *(f"packages/{p}/tests" for p in PACKAGES),
         *(f"examples/{e}/tests" for e in EXAMPLES),
     )
@@ -106,6 +107,7 @@ def types(session: nox.Session) -> None:
     for target in (
         tests,
         *([f"tests/{d}"] for d in ("conformance", "integration", "fuzz", "soak", "remote")),
+        ["tests/mcp_conformance"],
     ):
         session.run("mypy", *target)
     for package in PACKAGES:
@@ -150,6 +152,16 @@ def conformance(session: nox.Session) -> None:
             "pytest", "tests/conformance", "--cli", cli, "--generated", generated,
             "-p", "no:cacheprovider",
         )  # fmt: skip
+
+
+@nox.session(name="mcp-conformance", python=PYTHON)
+def mcp_conformance(session: nox.Session) -> None:
+    """The official MCP conformance suite's applicable scenarios against ``venom-echo mcp``.
+
+    Not in the default set: the suite (npm) is installed on first use, from the network.
+    """
+    sync(session, "--all-packages")
+    pytest(session, "tests/mcp_conformance", "-p", "no:cacheprovider")
 
 
 MUTANTS = (

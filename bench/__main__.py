@@ -75,6 +75,11 @@ def mcp_rows(product_starts: int = 5) -> list[Row]:
             MCP_ADDED_MS,
             note=f"fresh connect+hello+call {r['direct_connect_call_ms']} ms",
         ),
+        *(
+            Row(f"MCP tools/call at {revision} (added vs direct)", ms, r["direct_call_ms"],
+                "ms", "added", MCP_ADDED_MS)
+            for revision, ms in r["revisions"].items()
+        ),
         Row("MCP adapter start-up to initialize reply", r["startup_ms"], 0.0, "ms", "info",
             note="python -m venom_mcp on the demo daemon (bench_mcp.py)"),
         *bench_mcp_product.run(product_starts),

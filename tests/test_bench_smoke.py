@@ -83,8 +83,9 @@ def test_mcp_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bench_mcp, "CALLS", 3)
     monkeypatch.setattr(bench_mcp, "STARTS", 1)
     rows = bench_main.mcp_rows(product_starts=1)
-    _assert_rows(rows, 3)
-    assert rows[0].check == "added"
+    # Row 8, then each revision with and without a progressToken, then two start-ups.
+    _assert_rows(rows, 3 + 2 * len(bench_mcp.REVISIONS))
+    assert all(row.check == "added" for row in rows[: 1 + 2 * len(bench_mcp.REVISIONS)])
 
 
 def test_verdicts_follow_the_check() -> None:

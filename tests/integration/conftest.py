@@ -43,10 +43,11 @@ def own_daemon() -> Iterator[Daemon]:
         yield d
 
 
-@pytest.fixture(scope="session")
-def mcp_session(daemon: Daemon) -> Iterator[Mcp]:
-    """One ``venom-echo mcp`` adapter session on the shared daemon."""
-    m = Mcp(daemon)
+@pytest.fixture(scope="session", params=Mcp.REVISIONS)
+def mcp_session(daemon: Daemon, request: pytest.FixtureRequest) -> Iterator[Mcp]:
+    """One ``venom-echo mcp`` adapter session on the shared daemon, per revision the SDK client
+    offers (rfcs/0004 D-S70)."""
+    m = Mcp(daemon, revision=request.param)
     try:
         yield m
     finally:

@@ -1,4 +1,9 @@
-"""The MCP side of the integration suite: the official SDK client on ``venom-echo mcp``."""
+"""The MCP side of the integration suite: the official SDK client on ``venom-echo mcp``.
+
+The client speaks each revision it offers: 2025-11-25 through ``initialize`` and 2026-07-28
+(stateless) through ``server/discover`` (rfcs/0004 D-S70); 2025-06-18, which it no longer
+offers, is driven with raw JSON-RPC (`venom_gen.testing.McpPeer`).
+"""
 
 from __future__ import annotations
 
@@ -27,14 +32,21 @@ class Mcp:
     one adapter process instead of paying a start-up per test.
     """
 
-    def __init__(self, daemon: Daemon, *extra: str) -> None:
+    #: The revisions the SDK client offers, each by its own opening request.
+    REVISIONS = ("2025-11-25", "2026-07-28")
+
+    def __init__(self, daemon: Daemon, *extra: str, revision: str = "2025-11-25") -> None:
+        assert revision in self.REVISIONS, revision
+        self.revision = revision
         self._portal_cm: AbstractContextManager[BlockingPortal] = start_blocking_portal()
         self._portal = self._portal_cm.__enter__()
         self._errlog = (daemon.root / "mcp.err").open("a")
         params = StdioServerParameters(
             command=daemon.command[0], args=["mcp", *extra], env=daemon.env
         )
-        self._session_cm = self._portal.wrap_async_context_manager(_session(params, self._errlog))
+        self._session_cm = self._portal.wrap_async_context_manager(
+            _session(params, self._errlog, revision)
+        )
         try:
             self.session, self.init = self._session_cm.__enter__()
         except BaseException:
@@ -57,12 +69,37 @@ class Mcp:
 
         return self._portal.call(run)
 
-    def call_tool(self, name: str, arguments: dict[str, Any]) -> types.CallToolResult:
-        """``tools/call`` by MCP tool name; JSON-RPC errors raise ``mcp.MCPError``."""
+    @property
+    def server_info(self) -> types.Implementation:
+        """The server's name and version, from ``initialize`` or ``server/discover``."""
+        info = self.session.server_info
+        assert info is not None
+        return info
+
+    @property
+    def instructions(self) -> str:
+        return self.session.instructions or ""
+
+    def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        progress: list[tuple[float, float | None]] | None = None,
+    ) -> types.CallToolResult:
+        """``tools/call`` by MCP tool name; JSON-RPC errors raise ``mcp.MCPError``. With a
+        ``progress`` list the call asks for progress and appends ``(progress, total)`` to it."""
+
+        sink = progress
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            assert sink is not None
+            sink.append((progress, total))
 
         async def run() -> types.CallToolResult:
             with anyio.fail_after(TIMEOUT):
-                result = await self.session.call_tool(name, arguments)
+                result = await self.session.call_tool(
+                    name, arguments, progress_callback=None if sink is None else on_progress
+                )
             assert isinstance(result, types.CallToolResult)
             return result
 
@@ -92,9 +129,14 @@ class Mcp:
 
 @asynccontextmanager
 async def _session(
-    params: StdioServerParameters, errlog: TextIO
-) -> AsyncIterator[tuple[ClientSession, types.InitializeResult]]:
+    params: StdioServerParameters, errlog: TextIO, revision: str
+) -> AsyncIterator[tuple[ClientSession, types.InitializeResult | types.DiscoverResult]]:
     async with stdio_client(params, errlog=errlog) as streams, ClientSession(*streams) as session:
+        opened: types.InitializeResult | types.DiscoverResult
         with anyio.fail_after(TIMEOUT):
-            init = await session.initialize()
-        yield session, init
+            if revision == "2026-07-28":
+                opened = await session.discover()
+            else:
+                opened = await session.initialize()
+        assert session.protocol_version == revision
+        yield session, opened

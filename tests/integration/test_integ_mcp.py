@@ -46,7 +46,7 @@ RFC_ECHO_ENTRY = """
 @pytest.mark.covers("cli", "mcp")
 def test_initialize_names_the_server(mcp_session: Mcp) -> None:
     """RFC-0004 §5: `<tool> mcp` is a stdio MCP server offering tools."""
-    info = mcp_session.init.server_info
+    info = mcp_session.server_info
     assert (info.name, info.version) == ("venom-echo", ECHO_VERSION)
     assert mcp_session.init.capabilities.tools is not None
 

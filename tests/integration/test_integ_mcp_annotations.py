@@ -31,7 +31,7 @@ def test_annotations_follow_grants(mcp_session: Mcp) -> None:
 
 def test_instructions_reach_the_client(mcp_session: Mcp) -> None:
     """initialize carries instructions: the root summary, grants, the stream limits."""
-    text = mcp_session.init.instructions or ""
+    text = mcp_session.instructions
     assert text.startswith("venom-echo: "), text
     assert load_model()["summary"].rstrip(".") in text.splitlines()[0]
     assert "readOnlyHint" in text

@@ -18,7 +18,8 @@ def test_declaring_a_product_imports_nothing_it_names() -> None:
         "assert 'venom_echo.handlers' not in sys.modules\n"
         "assert 'venom_mcp' not in sys.modules\n"
         "assert 'venom_gen.daemon' not in sys.modules\n"
-        "assert PRODUCT.local_verb('mcp').__module__.startswith('venom_mcp')\n"
+        "assert PRODUCT.local_verb('mcp').__module__ == 'venom_echo._mcp'\n"
+        "assert 'venom_mcp' in sys.modules  # only once the verb is resolved\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from mcp_testkit import Daemon, load_model
+from mcp_testkit import REVISIONS, Daemon, load_model
 
 from venom_gen.testing import PrivateDirs
 from venom_schema.model import Model
@@ -15,6 +15,13 @@ from venom_schema.model import Model
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(params=REVISIONS)
+def revision(request: pytest.FixtureRequest) -> str:
+    """Each MCP revision the adapter is held to (rfcs/0004 D-S70)."""
+    version: str = request.param
+    return version
 
 
 @pytest.fixture

@@ -30,6 +30,20 @@ INITIALIZE: dict[str, Any] = {
     "clientInfo": {"name": "test", "version": "0"},
 }
 
+#: The MCP revisions the adapter is held to (rfcs/0004 D-S70): two with the ``initialize``
+#: handshake, and the stateless one, where every request carries `envelope` in ``_meta``.
+REVISIONS = ("2025-06-18", "2025-11-25", "2026-07-28")
+STATELESS = frozenset({"2026-07-28"})
+
+
+def envelope(revision: str) -> dict[str, Any]:
+    """The 2026-07-28 per-request ``_meta`` members: version, client info and capabilities."""
+    return {
+        "io.modelcontextprotocol/protocolVersion": revision,
+        "io.modelcontextprotocol/clientInfo": {"name": "test", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    }
+
 
 def load_model() -> Model:
     """The fixture normalized model (venom-echo's verbs plus test verbs)."""
@@ -40,10 +54,19 @@ def load_model() -> Model:
 class RawPeer:
     """Speaks JSON-RPC dicts to an in-process server over memory streams."""
 
-    def __init__(self, read: Any, write: Any) -> None:
+    def __init__(self, read: Any, write: Any, revision: str = "2025-06-18") -> None:
         self._read = read
         self._write = write
         self._next_id = 100
+        self.revision = revision
+
+    def params(self, params: dict[str, Any] | None) -> dict[str, Any] | None:
+        """``params`` with the revision's ``_meta`` envelope added when it is stateless."""
+        if self.revision not in STATELESS:
+            return params
+        out = dict(params or {})
+        out["_meta"] = {**envelope(self.revision), **out.get("_meta", {})}
+        return out
 
     async def send(self, message: dict[str, Any]) -> None:
         parsed = mt.jsonrpc_message_adapter.validate_python(message)
@@ -62,6 +85,7 @@ class RawPeer:
         """Send a request and return its response (the whole JSON-RPC message)."""
         self._next_id += 1
         msg: dict[str, Any] = {"jsonrpc": "2.0", "id": self._next_id, "method": method}
+        params = self.params(params)
         if params is not None:
             msg["params"] = params
         await self.send(msg)
@@ -78,17 +102,19 @@ class RawPeer:
 
 
 @asynccontextmanager
-async def raw_session(server: Server[Any]) -> AsyncIterator[RawPeer]:
-    """An initialized raw peer talking to ``server`` in memory."""
+async def raw_session(server: Server[Any], revision: str = "2025-06-18") -> AsyncIterator[RawPeer]:
+    """A raw peer talking to ``server`` in memory at ``revision``: initialized, or for a
+    stateless revision sending the ``_meta`` envelope on every request instead."""
     async with (
         create_client_server_memory_streams() as (client, srv),
         anyio.create_task_group() as tg,
     ):
         tg.start_soon(server.run, srv[0], srv[1], server.create_initialization_options())
-        peer = RawPeer(client[0], client[1])
-        init = await peer.request("initialize", INITIALIZE)
-        assert "result" in init, init
-        await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        peer = RawPeer(client[0], client[1], revision)
+        if revision not in STATELESS:
+            init = await peer.request("initialize", {**INITIALIZE, "protocolVersion": revision})
+            assert init["result"]["protocolVersion"] == revision, init
+            await peer.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         yield peer
         tg.cancel_scope.cancel()
 

@@ -1,4 +1,6 @@
-"""The adapter as a real process, driven by the SDK's own client, against the test daemon."""
+"""The adapter as a real process, driven by the SDK's own client, against the test daemon, at
+both revisions the client offers (2025-11-25 by ``initialize``, 2026-07-28 by ``server/discover``).
+"""
 
 from __future__ import annotations
 
@@ -19,9 +21,22 @@ from mcp_testkit import MODEL_PATH, TESTS, WAIT, Daemon, wait_for_daemon
 pytestmark = pytest.mark.anyio
 
 
+#: The revisions the SDK client offers (rfcs/0004 D-S70).
+SDK_REVISIONS = ("2025-11-25", "2026-07-28")
+
+
+@pytest.fixture(params=SDK_REVISIONS)
+def sdk_revision(request: pytest.FixtureRequest) -> str:
+    version: str = request.param
+    return version
+
+
 @asynccontextmanager
-async def sdk_session(socket_path: str, *extra: str) -> AsyncIterator[ClientSession]:
-    """An initialized SDK client session with the adapter; fails on any non-JSON-RPC stdout."""
+async def sdk_session(
+    socket_path: str, *extra: str, revision: str = "2025-11-25"
+) -> AsyncIterator[ClientSession]:
+    """An SDK client session with the adapter at ``revision``, initialized or discovered;
+    fails on any non-JSON-RPC stdout."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "venom_mcp", str(MODEL_PATH), "--socket", socket_path, *extra],
@@ -40,7 +55,11 @@ async def sdk_session(socket_path: str, *extra: str) -> AsyncIterator[ClientSess
         ) as session,
     ):
         with anyio.fail_after(WAIT):
-            await session.initialize()
+            if revision == "2026-07-28":
+                await session.discover()
+            else:
+                await session.initialize()
+        assert session.protocol_version == revision
         yield session
     assert stray == []
 
@@ -52,9 +71,9 @@ def text_of(result: mt.CallToolResult) -> Any:
     return json.loads(block.text)
 
 
-async def test_list_and_call_through_the_sdk(daemon: Daemon) -> None:
+async def test_list_and_call_through_the_sdk(daemon: Daemon, sdk_revision: str) -> None:
     """RFC-0004 §5: catalog, success wrapper, validation and tool errors, unknown tool."""
-    async with sdk_session(daemon.socket_path) as session:
+    async with sdk_session(daemon.socket_path, revision=sdk_revision) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         echo = tools["echo"].model_dump(by_alias=True, mode="json", exclude_none=True)
         assert echo["inputSchema"]["required"] == ["text"]
@@ -86,9 +105,9 @@ async def test_list_and_call_through_the_sdk(daemon: Daemon) -> None:
         assert info.value.code == -32602
 
 
-async def test_stream_within_the_limits(daemon: Daemon) -> None:
+async def test_stream_within_the_limits(daemon: Daemon, sdk_revision: str) -> None:
     """RFC-0004 §5: exactly 1024 items, or just under 1 MiB of item bytes, succeed whole."""
-    async with sdk_session(daemon.socket_path) as session:
+    async with sdk_session(daemon.socket_path, revision=sdk_revision) as session:
         many = await session.call_tool("repeat", {"count": 1024})
         assert many.is_error is False
         assert many.structured_content is not None
@@ -107,9 +126,11 @@ async def test_stream_within_the_limits(daemon: Daemon) -> None:
     [{"count": 1025}, {"count": 2, "size": 600000}, {"count": 100000}],
     ids=["items", "bytes", "long"],
 )
-async def test_stream_over_a_limit_fails_whole(daemon: Daemon, arguments: dict[str, Any]) -> None:
+async def test_stream_over_a_limit_fails_whole(
+    daemon: Daemon, sdk_revision: str, arguments: dict[str, Any]
+) -> None:
     """RFC-0004 §5: crossing a limit returns unsupported.stream_limit, never a truncated success."""
-    async with sdk_session(daemon.socket_path) as session:
+    async with sdk_session(daemon.socket_path, revision=sdk_revision) as session:
         result = await session.call_tool("repeat", arguments)
         assert result.is_error is True
         assert result.structured_content is None
@@ -120,9 +141,9 @@ async def test_stream_over_a_limit_fails_whole(daemon: Daemon, arguments: dict[s
             assert seen.structured_content == {"result": {"verbs": ["repeat"]}}
 
 
-async def test_sdk_cancellation_reaches_the_daemon(daemon: Daemon) -> None:
+async def test_sdk_cancellation_reaches_the_daemon(daemon: Daemon, sdk_revision: str) -> None:
     """RFC-0004 §5: an MCP client cancelling a call cancels the upstream request."""
-    async with sdk_session(daemon.socket_path) as session:
+    async with sdk_session(daemon.socket_path, revision=sdk_revision) as session:
         async with anyio.create_task_group() as tg:
             tg.start_soon(session.call_tool, "stall", {"seconds": 30})
             await wait_for_daemon(daemon.socket_path, "active", {"stalls": 1})

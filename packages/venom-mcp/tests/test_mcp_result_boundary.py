@@ -34,7 +34,9 @@ class Canned:
     def __init__(self, wrapper: Any) -> None:
         self.wrapper = wrapper
 
-    async def invoke(self, verb: Mapping[str, Any], params: dict[str, Any]) -> Any:
+    async def invoke(
+        self, verb: Mapping[str, Any], params: dict[str, Any], *, on_item: Any = None
+    ) -> Any:
         return self.wrapper
 
 

@@ -22,5 +22,5 @@ PRODUCT = Product(
     handlers="venom_echo.handlers:handlers",
     frame_handlers="venom_echo.handlers:frame_handlers",
     config="venom_echo.handlers:CONFIG",
-    local={"mcp": "venom_mcp:mcp_verb"},
+    local={"mcp": "venom_echo._mcp:mcp_verb"},
 )

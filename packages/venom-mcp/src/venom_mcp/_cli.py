@@ -74,13 +74,16 @@ def run_mcp(
     max_grant: str | None = None,
     token: str | None = None,
     not_running_hint: str | None = None,
+    item_totals: Mapping[str, str] | None = None,
 ) -> int:
     """Serve ``model``'s daemon verbs as MCP tools on stdio until stdin closes; returns 0.
 
     Calls go to the daemon at ``socket_path``, authenticated with ``token`` or else the token
     file beside the socket. ``max_grant`` limits the exposed verbs (``None``: all grants).
     ``not_running_hint`` is appended to every ``unavailable.not_running`` message (see
-    `no_daemon_hint`).
+    `no_daemon_hint`). ``item_totals`` maps a streaming verb's wire name to the integer param
+    that fixes how many items it yields (``{"echo.repeat": "count"}``): its progress
+    notifications then carry that ``total``.
     Returns 2 without serving when no catalog can be built from ``model``.
     """
     _configure_logging()
@@ -89,7 +92,7 @@ def run_mcp(
 
     try:
         tool = str(model["tool"])
-        tools = Tools(model, max_grant=max_grant)
+        tools = Tools(model, max_grant=max_grant, item_totals=item_totals)
     except (KeyError, TypeError, ValueError) as exc:  # ValueError: venom-gen's GenerationError
         log.error("cannot build the MCP catalog from the model: %s", exc)
         return 2
@@ -101,7 +104,23 @@ def run_mcp(
         not_running_hint=not_running_hint,
         tool=tool,
     )
-    return run_server(build_server(tools, upstream, name=tool, version=tool_version))
+    server = build_server(tools, upstream, name=tool, version=tool_version, **_heartbeat())
+    return run_server(server)
+
+
+def _heartbeat() -> dict[str, float]:
+    """``VENOM_MCP_PROGRESS_INTERVAL`` (seconds, 0.01-60), for tests: the progress heartbeat."""
+    text = os.environ.get("VENOM_MCP_PROGRESS_INTERVAL")
+    if not text:
+        return {}
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0.01 <= seconds <= 60:
+        log.warning("ignoring VENOM_MCP_PROGRESS_INTERVAL=%r: not 0.01-60 seconds", text)
+        return {}
+    return {"heartbeat": seconds}
 
 
 def _tool_version(tool: str) -> str:
@@ -114,13 +133,17 @@ def _tool_version(tool: str) -> str:
 
 
 def main(
-    argv: Sequence[str], model_path: str | os.PathLike[str], *, version: str | None = None
+    argv: Sequence[str],
+    model_path: str | os.PathLike[str],
+    *,
+    version: str | None = None,
+    item_totals: Mapping[str, str] | None = None,
 ) -> int:
     """``<tool> mcp [--socket PATH] [--max-grant GRANT]`` for the cached model at ``model_path``.
 
     ``version`` is the tool's, for the MCP server info and the daemon's logs (default: the
-    installed distribution named like the tool). Returns the exit status: 0 after stdin EOF,
-    2 for a bad command line or unreadable model.
+    installed distribution named like the tool); ``item_totals`` as for `run_mcp`. Returns the
+    exit status: 0 after stdin EOF, 2 for a bad command line or unreadable model.
     """
     try:
         model: Model = load_model(model_path)
@@ -148,6 +171,7 @@ def main(
         tool_version=_tool_version(tool) if version is None else version,
         max_grant=opts["max_grant"],
         not_running_hint=hint,
+        item_totals=item_totals,
     )
 
 

@@ -22,7 +22,7 @@ a shared one pays that once. What per-call connections gave for free is kept exp
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from contextlib import aclosing
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, cast
@@ -98,10 +98,17 @@ class DaemonUpstream:
     ) -> bool | None:
         return await self._links.__aexit__(exc_type, exc, tb)
 
-    async def invoke(self, verb: Verb, params: JsonObject) -> JsonObject:
+    async def invoke(
+        self,
+        verb: Verb,
+        params: JsonObject,
+        *,
+        on_item: Callable[[], Awaitable[None]] | None = None,
+    ) -> JsonObject:
         """Run ``verb`` with validated ``params``; raises ``VenomError`` on any failure.
 
-        Cancelling the calling task cancels the request on the daemon (RFC-0002 ``cancel``).
+        ``on_item`` is awaited after each stream item is checked and buffered. Cancelling the
+        calling task cancels the request on the daemon (RFC-0002 ``cancel``).
         """
         try:
             link, call = await self._send(verb, params)
@@ -115,7 +122,7 @@ class DaemonUpstream:
             client = link.client
             try:
                 buffer = StreamBuffer() if verb["streams"] else None
-                return await _collect(call, buffer, lambda: self._item_check(verb))
+                return await _collect(call, buffer, lambda: self._item_check(verb), on_item)
             except VenomError as exc:
                 if exc.code in ("unsupported.stream_limit", "internal.result"):
                     await _cancel_quietly(client, call.id)
@@ -157,6 +164,7 @@ async def _collect(
     call: AsyncStreamCall,
     buffer: StreamBuffer | None,
     item_check: Callable[[], Callable[[Any], Any]],
+    on_item: Callable[[], Awaitable[None]] | None = None,
 ) -> JsonObject:
     """The success wrapper: checked items, buffered under the §5 limits, plus the final ok.
 
@@ -171,6 +179,8 @@ async def _collect(
             check(item)
             if buffer is not None:
                 buffer.add(item)
+            if on_item is not None:
+                await on_item()
     if buffer is None:
         return {"result": call.result}
     return {"items": buffer.items, "result": call.result}

@@ -278,13 +278,15 @@ class DaemonProcess:
                 raise AssertionError(f"hello failed: {hello}")
             return peer.request(*messages)
 
-    def mcp(self, *args: str) -> McpPeer:
-        """``<tool> mcp`` against this daemon, initialized (close it, or use ``with``)."""
+    def mcp(self, *args: str, revision: str = "2025-06-18") -> McpPeer:
+        """``<tool> mcp`` against this daemon at MCP ``revision`` (`McpPeer`; close it, or use
+        ``with``)."""
         return McpPeer(
             [*self.command, "mcp", *args],
             env=self.env,
             log=self.dirs.root / "mcp.log",
             timeout=self.timeout,
+            revision=revision,
         )
 
     def cli(

@@ -13,11 +13,17 @@ from typing import Any
 
 __all__ = ("McpPeer",)
 
+#: The stateless MCP revision: no ``initialize``, the version and client on every request.
+_STATELESS = "2026-07-28"
+
 
 class McpPeer:
-    """The MCP adapter on stdin/stdout, initialized; `call` and `tool` send requests.
+    """The MCP adapter on stdin/stdout at MCP ``revision``; `call` and `tool` send requests.
 
-    Every read waits at most ``timeout`` seconds. `close` ends its stdin and reaps it.
+    At 2025-06-18 (the default) or 2025-11-25 it is initialized and `init` is the reply; at the
+    stateless 2026-07-28 it is not, every request carries the ``_meta`` envelope (version,
+    client info and capabilities) and `init` is the ``server/discover`` reply. Every read waits
+    at most ``timeout`` seconds. `close` ends its stdin and reaps it.
     """
 
     def __init__(
@@ -27,8 +33,10 @@ class McpPeer:
         env: Mapping[str, str],
         log: Path,
         timeout: float = 10.0,
+        revision: str = "2025-06-18",
     ) -> None:
         self.timeout = timeout
+        self.revision = revision
         with log.open("ab") as err:
             self.proc = subprocess.Popen(
                 list(command),
@@ -40,12 +48,15 @@ class McpPeer:
         self._buffer = b""
         self._next_id = 1
         try:
-            self.init = self.call("initialize", {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "venom-gen-testing", "version": "0"},
-            })  # fmt: skip
-            self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            if revision == _STATELESS:
+                self.init = self.call("server/discover", {})
+            else:
+                self.init = self.call("initialize", {
+                    "protocolVersion": revision,
+                    "capabilities": {},
+                    "clientInfo": {"name": "venom-gen-testing", "version": "0"},
+                })  # fmt: skip
+                self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         except BaseException:
             self.close()
             raise
@@ -75,11 +86,20 @@ class McpPeer:
     def call(self, method: str, params: dict[str, Any]) -> Any:
         """One JSON-RPC request; its reply object (notifications in between are skipped)."""
         ident, self._next_id = self._next_id, self._next_id + 1
+        if self.revision == _STATELESS and method != "initialize":
+            params = {**params, "_meta": {**self._envelope(), **params.get("_meta", {})}}
         self.send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
         while True:
             reply = json.loads(self.line())
             if reply.get("id") == ident:
                 return reply
+
+    def _envelope(self) -> dict[str, Any]:
+        return {
+            "io.modelcontextprotocol/protocolVersion": self.revision,
+            "io.modelcontextprotocol/clientInfo": {"name": "venom-gen-testing", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
 
     def tool(self, name: str, arguments: dict[str, Any]) -> Any:
         """``tools/call``; the ``result`` member of the reply."""
