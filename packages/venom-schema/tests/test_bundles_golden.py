@@ -31,16 +31,16 @@ VECTORS = {
         "1:4b73dbad7f0bd336f86b1a0c3623c339f46d976f15c242003b2a86d64daf9473",
     ),
     ("core", "agent"): (
-        "sha256:d3390f66972064b759272565e9c5774aa91802b45a4639acd7aeabbda9737b40",
-        "1:358bf5e549d4d335a415c1c75935be75aab710d3ecf48f1a95c644b6d8fe459c",
+        "sha256:5bcabf9b2de857e3b87ac187db409cc1d4033cde42f7f4b6e8a67b91d29554ae",
+        "1:1d77d1416368c8b6b555aad1ca4aecc476919055e858211993fa8f1ea1e10cf5",
     ),
     ("core", "events"): (
         "sha256:5f358d2f24119854cb8a5de6a69429949d512ac9f371d54d241988a44022b2a3",
         "1:ca33cb5931c3fe16ed908387e43e15d0fed6b8b6950dd1778b5038106e018bdb",
     ),
     ("core", "agent", "events"): (
-        "sha256:168c52d09dbbab7bc5bf353b926c8dd322fe93860827664300905b96aa4e3e62",
-        "1:9bcfcabd2bea56b8298558ad1112709bd80372af5b8561362f5e112a48788ea2",
+        "sha256:4e54f3f7aa21da64dabaadc585704461a55445fd9e326be4c22cf6262b74ab16",
+        "1:528fc6cb31fb359a6ac6c36cb9deda3da801b6ff3c5b9ee745fc5a9b1f874d9f",
     ),
 }
 
