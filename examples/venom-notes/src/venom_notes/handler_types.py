@@ -124,15 +124,24 @@ class VenomNotesHandlers(Protocol):
         """``note.watch``: Stream each note added or removed, from now on or after a cursor."""
 
 
+#: Each verb's wire name and the method of `bind_handlers` that handles it.
+_METHODS: dict[str, str] = {
+    "note.add": "note_add",
+    "note.get": "note_get",
+    "note.list": "note_list",
+    "note.remove": "note_remove",
+    "note.search": "note_search",
+    "note.watch": "note_watch",
+}
+
+
 def bind_handlers(handlers: VenomNotesHandlers) -> dict[str, Handler]:
-    """``handlers``' methods by exact wire name, for the product's ``handlers`` function (the
-    registry refuses to start when one is missing or extra).
+    """``handlers``' methods by exact wire name, for the product's ``handlers`` function. A
+    method it lacks is left out, so the daemon refuses to start with one line naming the missing
+    and the extra handlers (rfcs/0004-schema-decisions.md D-S55), never an ``AttributeError``.
     """
     return {
-        "note.add": cast(Handler, handlers.note_add),
-        "note.get": cast(Handler, handlers.note_get),
-        "note.list": cast(Handler, handlers.note_list),
-        "note.remove": cast(Handler, handlers.note_remove),
-        "note.search": cast(Handler, handlers.note_search),
-        "note.watch": cast(Handler, handlers.note_watch),
+        wire: cast(Handler, getattr(handlers, method))
+        for wire, method in _METHODS.items()
+        if hasattr(handlers, method)
     }

@@ -111,14 +111,23 @@ class VenomEchoHandlers(Protocol):
         """``echo.types``: Return params of every kind as received, after default insertion."""
 
 
+#: Each verb's wire name and the method of `bind_handlers` that handles it.
+_METHODS: dict[str, str] = {
+    "echo": "echo",
+    "echo.exit": "echo_exit",
+    "echo.fail": "echo_fail",
+    "echo.repeat": "echo_repeat",
+    "echo.types": "echo_types",
+}
+
+
 def bind_handlers(handlers: VenomEchoHandlers) -> dict[str, Handler]:
-    """``handlers``' methods by exact wire name, for the product's ``handlers`` function (the
-    registry refuses to start when one is missing or extra).
+    """``handlers``' methods by exact wire name, for the product's ``handlers`` function. A
+    method it lacks is left out, so the daemon refuses to start with one line naming the missing
+    and the extra handlers (rfcs/0004-schema-decisions.md D-S55), never an ``AttributeError``.
     """
     return {
-        "echo": cast(Handler, handlers.echo),
-        "echo.exit": cast(Handler, handlers.echo_exit),
-        "echo.fail": cast(Handler, handlers.echo_fail),
-        "echo.repeat": cast(Handler, handlers.echo_repeat),
-        "echo.types": cast(Handler, handlers.echo_types),
+        wire: cast(Handler, getattr(handlers, method))
+        for wire, method in _METHODS.items()
+        if hasattr(handlers, method)
     }
