@@ -9,7 +9,7 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 from __future__ import annotations
 
 from venom_proto import VenomError
-from venom_proto.conventions import client_auth, env_var
+from venom_proto.conventions import client_auth, env_token_auth, env_var
 from venom_proto.owner_token import owner_auth
 from venom_schema.grants import PUBLIC_GRANTS
 
@@ -186,5 +186,21 @@ def call_daemon(
             client = hello(late)
     try:
         return _exchange(client, out, verb, compiled, params)
+    except VenomError as err:
+        if err.code == "denied.grant" and env_token_auth(out.tool, environ) is not None:
+            raise _from_variable(err, env_var(out.tool, "TOKEN")) from None
+        raise
     finally:
         client.close()
+
+
+def _from_variable(err: VenomError, variable: str) -> VenomError:
+    """``denied.grant`` for a call that presented ``$<TOOL>_TOKEN``: say so, by name, for the
+    variable replaces the owner token even beside a local socket (rfcs/0005 §3, D-S56)."""
+    data = dict(err.data or {})
+    data["token_variable"] = variable
+    message = (
+        f"{err.message}; the token came from {variable}, which is presented in place of the"
+        f" owner token (unset {variable} to act as the owner)"
+    )
+    return VenomError(err.code, message, data)
