@@ -63,5 +63,5 @@ def test_no_token_is_the_peer_default(daemon: DaemonProcess) -> None:
             f.write(saved)
     assert error["data"]["identity"] == "peer"
     assert "token_variable" not in error["data"]
-    assert "presented no token" in error["message"]
+    assert "no token was presented" in error["message"]
     assert "peer default" in error["message"]
