@@ -80,3 +80,35 @@ def test_activation_socket_refuses_while_a_daemon_holds_the_lock(
     with pytest.raises(VenomError) as caught:
         activation_socket(sock_path)
     assert caught.value.code == "conflict.already_running"
+
+
+def test_internal_errors_say_where_to_report_them(serve: Any, peers: Any, sock_path: str) -> None:
+    """RFC-0002 §7.2 SHOULD: ``report_to`` is asked once, at the first internal error."""
+    asked: list[int] = []
+
+    def report_to() -> str:
+        asked.append(1)
+        return "https://example.invalid/issues"
+
+    serve(report_to=report_to)
+    peer = peers(sock_path)
+    assert asked == []  # nothing is looked up until something goes wrong
+    for rid in (1, 2):
+        error = peer.call({"id": rid, "verb": "boom"})["error"]
+        assert error["code"] == "internal"
+        assert error["message"].endswith(
+            "; a bug: please report it at https://example.invalid/issues"
+        )
+    assert peer.call({"id": 3, "verb": "fail"})["error"]["message"] == "no such thing"
+    assert asked == [1]
+
+
+def test_a_failing_report_to_leaves_the_message_as_it_was(
+    serve: Any, peers: Any, sock_path: str
+) -> None:
+    def report_to() -> str:
+        raise LookupError("no metadata")
+
+    serve(report_to=report_to)
+    error = peers(sock_path).call({"id": 1, "verb": "boom"})["error"]
+    assert error["message"] == "internal error in verb 'boom'; details are in the daemon's log"

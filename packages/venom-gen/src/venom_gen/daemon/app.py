@@ -136,8 +136,36 @@ class App:
             dict(self.verbs() if verbs is None else verbs),
             frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
+            report_to=functools.partial(_report_location, self.product.tool),
         )
         return server
+
+
+#: Project-URL labels of a bug tracker, in the order tried (lowercase; PEP 753's normalized
+#: ``issues`` first), then a home page.
+_REPORT_LABELS = ("issues", "issue tracker", "bug tracker", "bugs", "tracker", "homepage")
+
+
+def _report_location(distribution: str) -> str | None:
+    """Where to report a bug in the product ``distribution`` (its tool name): the issue
+    tracker among its ``Project-URL``s, else its home page; None when it is not installed or
+    names neither. Read from its package metadata when an internal error first needs it
+    (rfcs/0004-schema-decisions.md D-S59), never at start-up."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        meta = metadata(distribution)
+    except PackageNotFoundError:
+        return None
+    urls: dict[str, str] = {}
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        urls.setdefault(label.strip().lower().replace("-", " ").replace("_", " "), url.strip())
+    for label in _REPORT_LABELS:
+        if urls.get(label):
+            return urls[label]
+    home = meta.get_all("Home-page") or []
+    return str(home[0]) if home else None
 
 
 def _registry_mismatch(err: RegistryError) -> VenomError:

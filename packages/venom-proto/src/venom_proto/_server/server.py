@@ -32,6 +32,23 @@ _DRAIN_SECONDS = 2.0
 _QUIET_SECONDS = 0.05
 
 
+def _once(report_to: Callable[[], str | None]) -> Callable[[], str]:
+    """``report_to``'s answer as the text for internal errors ("" for none), computed once,
+    never raising."""
+    found: list[str] = []
+
+    def report() -> str:
+        if not found:
+            try:
+                where = report_to()
+            except Exception:  # a bug report must never fail for want of its address
+                where = None
+            found.append(f"a bug: please report it at {where}" if where else "")
+        return found[0]
+
+    return report
+
+
 class Server:
     """A daemon's socket server.
 
@@ -55,6 +72,11 @@ class Server:
     read or unsent over one look, 50 ms apart), for at most this long before the shutdown
     proper; a call in flight then finishes rather than ending ``cancelled``. ``serve
     --reload`` swaps daemons this way (rfcs/0002-wire-decisions.md D-W44).
+
+    ``report_to`` says where to report a bug (RFC-0002 §7.2: an ``internal`` error's message
+    SHOULD say so): called once, at the first internal error, its text is appended to the
+    message of every internal error (a URL from package metadata, say: the lookup then costs
+    nothing until something goes wrong); None or no answer leaves the messages as they are.
     """
 
     def __init__(
@@ -78,6 +100,7 @@ class Server:
         max_output: int = 128 * 1024 * 1024,
         backlog: int = 1024,
         drain: float = 0.0,
+        report_to: Callable[[], str | None] | None = None,
     ) -> None:
         check_tool_name(tool)
         core = CORE_VERBS.intersection(verbs)
@@ -106,6 +129,7 @@ class Server:
             max_calls=max_calls,
             max_input=max_input,
             max_output=max_output,
+            report=None if report_to is None else _once(report_to),
         )
         self.backlog = backlog
         self.drain = drain
