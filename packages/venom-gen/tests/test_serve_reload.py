@@ -239,3 +239,25 @@ def test_the_socket_listens_before_the_first_daemon_serves(tmp_path: Path) -> No
         if running.proc is not None and running.proc.poll() is None:
             running.proc.kill()
         dirs.remove()
+
+
+def test_the_daemon_is_the_same_command_line_less_reload() -> None:
+    from venom_gen.local._reload import _child_command
+
+    argv = ["/usr/bin/python3", "/venv/bin/venom-kv", "serve", "--reload=true", "--socket", "s"]
+    assert _child_command(argv) == [sys.executable, "/venv/bin/venom-kv", "serve", "--socket", "s"]
+    assert _child_command(["python", "-c", "..."]) is None
+
+
+def test_without_watchfiles_the_refusal_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from venom_gen import Product
+    from venom_gen.local._reload import run_reload
+
+    monkeypatch.setitem(sys.modules, "watchfiles", None)  # as if not installed
+    product = Product(tool=TOOL, version="1", model_path="verbs.model.json", handlers=dict)
+    assert run_reload(product, ["--reload=true"], {}) == 1
+    err = capsys.readouterr().err
+    assert "pip install 'venom-gen[reload]'" in err
+    assert "(failed.dependency)" in err

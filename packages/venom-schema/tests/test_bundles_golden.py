@@ -2,7 +2,8 @@
 
 ``golden/bundles.model.json`` is the normalized model of a product with no verbs of its own
 (every bundle merged), taken from the Python-declared bundles before the move to
-``venom_schema/bundles/*.zon``. The digests and cache keys below pin the rest: a product's
+``venom_schema/bundles/*.zon``, plus ``serve``'s ``reload`` param (issue 24,
+rfcs/0004-schema-decisions.md D-S57), the one deliberate change since. The digests and cache keys below pin the rest: a product's
 digest covers its bundles, and a cached model's staleness key hashes their raw records, so any
 drift in them would change every product's ``SCHEMA_DIGEST`` or its committed
 ``verbs.model.json``.
