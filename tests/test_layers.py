@@ -124,6 +124,11 @@ def test_each_member_declares_every_third_party_package_it_imports(member: Membe
         if top in kit:
             assert dist in extras.get("testing", set()), (top, dist)
             continue
+        if dist in extras.get("reload", set()):
+            # The ``reload`` extra (watchfiles) is for ``serve --reload``'s supervisor alone.
+            reload = f"{member.module}.local._reload"
+            assert top not in _imports(member, exclude=reload), f"only {reload} may import {top}"
+            continue
         assert dist in extras.get("dev", set()), (top, dist)
         assert top not in run_time, f"{top} comes with the dev extra: only {build} may import it"
 
@@ -134,13 +139,20 @@ def test_proto_depends_on_anyio_and_orjson_only() -> None:
 
 
 def test_the_developer_cli_is_an_extra_and_nothing_else_is() -> None:
-    """A product installs venom-gen without typer; ``venom-gen[dev]`` brings the dev CLI, and
-    ``venom-gen[testing]`` the test kit's pytest plugin."""
+    """A product installs venom-gen without typer; ``venom-gen[dev]`` brings the dev CLI,
+    ``venom-gen[reload]`` the watcher of ``serve --reload`` and ``venom-gen[testing]`` the test
+    kit's pytest plugin."""
     gen = _members()[canonicalize_name("venom-gen")]
-    assert {extra for extra, _ in gen.extras} == {"dev", "testing"}
+    assert {extra for extra, _ in gen.extras} == {"dev", "reload", "testing"}
     assert "typer" not in {canonicalize_name(r.name) for r in gen.requirements}
+    assert "watchfiles" not in {canonicalize_name(r.name) for r in gen.requirements}
     named = {extra: [Requirement(str(r)).name for r in reqs] for extra, reqs in gen.extras}
-    assert named == {"dev": ["typer"], "testing": ["pytest"]}
+    # ``reload``: the watcher of ``serve --reload`` (development only); ``dev`` brings it too.
+    assert named == {
+        "dev": ["typer", "watchfiles"],
+        "reload": ["watchfiles"],
+        "testing": ["pytest"],
+    }
     assert all(not m.extras for m in members() if m.name != "venom-gen")
 
 

@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from venom_gen.testing import DaemonProcess, PrivateDirs
+from venom_gen.testing import DaemonProcess, PrivateDirs, product_command
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*ROOT.glob("packages/*/src"), *ROOT.glob("examples/*/src")]
@@ -291,3 +291,24 @@ def test_the_mcp_adapter_imports_nothing_of_build_time() -> None:
     assert code == 0
     assert "venom_gen.render.catalog" in loaded
     assert [m for m in loaded if m.startswith(("venom_gen.build", "typer"))] == []
+
+
+def test_a_production_serve_imports_nothing_of_reload() -> None:
+    """``serve`` without ``--reload`` loads neither the watcher nor the reload supervisor
+    (development only: the ``reload`` extra, rfcs/0002-wire-decisions.md D-W43)."""
+    command = product_command("venom_echo.product:PRODUCT")
+    with DaemonProcess(
+        "venom_echo.product:PRODUCT", command=[command[0], "-X", "importtime", *command[1:]]
+    ) as daemon:
+        assert daemon.cli("echo", "--text", "hi").returncode == 0
+        assert daemon.stop() == 0
+        log = daemon.log
+    imported = {
+        line.rsplit("|", 1)[1].strip()
+        for line in log.splitlines()
+        if line.startswith("import time:")
+    }
+    assert "venom_gen.daemon.app" in imported  # the probe really saw the daemon's imports
+    assert (
+        sorted(m for m in imported if m.startswith(("watchfiles", "venom_gen.local._reload"))) == []
+    )

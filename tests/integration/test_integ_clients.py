@@ -72,7 +72,7 @@ def test_sync_client_grants(daemon: Daemon, tmp_path: Path) -> None:
         anonymous.call("config.set", {"key": "greeting", "value": "no"})
     assert (info.value.code, info.value.data) == (
         "denied.grant",
-        {"verb": "config.set", "grant": "write"},
+        {"verb": "config.set", "grant": "write", "identity": "peer"},
     )
     with _sync(daemon, token=daemon.token()) as owner:
         ok = owner.call("skill.install", {"dir": str(tmp_path)})

@@ -64,7 +64,12 @@ def test_socket_token_grants_and_revocation(daemon: Daemon) -> None:
             owner.call(4, "token.revoke", {"name": issued["name"]})
             error = agent.call(3, "config.set", same)["error"]
             assert error["code"] == "denied.grant"
-            assert error["data"] == {"verb": "config.set", "grant": "write", "token": "revoked"}
+            assert error["data"] == {
+                "verb": "config.set",
+                "grant": "write",
+                "identity": "token",
+                "token": "revoked",
+            }
 
 
 @pytest.mark.covers("mcp", "token.issue", "token.list", "token.revoke")

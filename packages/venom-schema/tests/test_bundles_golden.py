@@ -2,7 +2,8 @@
 
 ``golden/bundles.model.json`` is the normalized model of a product with no verbs of its own
 (every bundle merged), taken from the Python-declared bundles before the move to
-``venom_schema/bundles/*.zon``. The digests and cache keys below pin the rest: a product's
+``venom_schema/bundles/*.zon``, plus ``serve``'s ``reload`` param (issue 24,
+rfcs/0004-schema-decisions.md D-S57), the one deliberate change since. The digests and cache keys below pin the rest: a product's
 digest covers its bundles, and a cached model's staleness key hashes their raw records, so any
 drift in them would change every product's ``SCHEMA_DIGEST`` or its committed
 ``verbs.model.json``.
@@ -31,16 +32,16 @@ VECTORS = {
         "1:4b73dbad7f0bd336f86b1a0c3623c339f46d976f15c242003b2a86d64daf9473",
     ),
     ("core", "agent"): (
-        "sha256:3e6c24daf011bc1f4793b98b3bff7c0b786562167e41a9e252cd148248560d9d",
-        "1:7e68f97c16472ad38cac0ab4d8d9d2ec7c669bcf4bd7b264f397f78e38ef113a",
+        "sha256:1c2c96d3e71c01eecf0b81244735f6e0c3adde8e114b1cc007f87ea3566666f4",
+        "1:d44f013c997ab76c12b96f6e987c751001434681e1c01d44c658d3ee1e93574d",
     ),
     ("core", "events"): (
         "sha256:5f358d2f24119854cb8a5de6a69429949d512ac9f371d54d241988a44022b2a3",
         "1:ca33cb5931c3fe16ed908387e43e15d0fed6b8b6950dd1778b5038106e018bdb",
     ),
     ("core", "agent", "events"): (
-        "sha256:faa4a3fa9d38bdfbb686f6c57a801f6d6c581b11e2cc86b98395ac565d439ad5",
-        "1:7435b9508ca8d02351597ab79df06b5f391cc4b59417f50dbcf856e363805c46",
+        "sha256:a15b358c6556c5db52f7f8087e8c4c0538a827612585a3b25732409f7b6ea549",
+        "1:e1621140ff90a06ed8470753ce3005e343e513c2bfe83934864485f85aa33aba",
     ),
 }
 

@@ -70,8 +70,36 @@ def test_check_grant_refuses_with_denied_grant() -> None:
         check_grant("write", PUBLIC_GRANTS, "config.set")
     assert info.value.code == "denied.grant"
     assert info.value.exit_code == 4
-    assert info.value.data == {"verb": "config.set", "grant": "write"}
-    assert info.value.message == "verb 'config.set' needs grant 'write'"
+    assert info.value.data == {"verb": "config.set", "grant": "write", "identity": "peer"}
+    assert info.value.message == (
+        "verb 'config.set' needs grant 'write';"
+        " no token was presented (the peer default: read only)"
+    )
+
+
+def test_the_refusal_says_where_the_grants_came_from() -> None:
+    """D-S56: no token (the peer default), a token nobody issued, an issued token."""
+    token = OwnerToken.create()
+    stale = OwnerToken.create()  # e.g. the token of a daemon that has since restarted
+    cases = {
+        "peer": {},
+        "unrecognized": {"auth": stale.auth()},
+    }
+    for identity, hello in cases.items():
+        held = grants_for_connection(connection(hello), token)
+        with pytest.raises(VenomError) as info:
+            check_grant("write", held, "config.set")
+        assert info.value.data is not None
+        assert info.value.data["identity"] == identity
+
+    class Issued(frozenset[str]):
+        reason = None
+
+    with pytest.raises(VenomError) as info:
+        check_grant("write", Issued({"read"}), "config.set")
+    assert info.value.data is not None
+    assert info.value.data["identity"] == "token"
+    assert "issued token" in info.value.message
 
 
 @pytest.mark.parametrize(

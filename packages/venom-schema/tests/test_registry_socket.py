@@ -177,7 +177,7 @@ def test_unknown_caller_reads_but_cannot_wipe(daemon: tuple[str, str]) -> None:
         }
     ]
     assert by_id[4][0]["error"]["code"] == "denied.grant"
-    assert by_id[4][0]["error"]["data"] == {"verb": "wipe", "grant": "admin"}
+    assert by_id[4][0]["error"]["data"] == {"verb": "wipe", "grant": "admin", "identity": "peer"}
     assert by_id[5] == [{"id": 5, "ok": {}}]  # proto's built-in ping
     assert by_id[6] == [{"id": 6, "item": 0}, {"id": 6, "item": 1}, {"id": 6, "ok": {"count": 2}}]
 

@@ -193,7 +193,7 @@ def test_grant_is_checked_before_params_and_handler() -> None:
     with pytest.raises(VenomError) as info:
         handler(call, {"bogus": 1})  # invalid params too: the grant refusal comes first
     assert info.value.code == "denied.grant"
-    assert info.value.data == {"verb": "note.write", "grant": "write"}
+    assert info.value.data == {"verb": "note.write", "grant": "write", "identity": "peer"}
     assert seen == []
     owner_call, _ = make_call("note.write", owner=True)
     assert handler(owner_call, {"text": "x"}) is None

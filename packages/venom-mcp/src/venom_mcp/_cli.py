@@ -162,7 +162,7 @@ def main(
         return 0
     socket_path = resolve_socket_path(tool, opts["socket"])
     hint = no_daemon_hint(tool, pinned=opts["socket"] is not None, environ=os.environ)
-    if hint is not None:
+    if hint is not None and xdg_is_the_likely_cause(socket_path):
         _configure_logging()
         log.warning("%s", hint)
     return run_mcp(
@@ -192,6 +192,19 @@ def no_daemon_hint(tool: str, *, pinned: bool, environ: Mapping[str, str]) -> st
         f" run `{tool} mcp config` (or `--write` your host's file) in that shell for an entry"
         f" that pins the socket, or set {variable} in the server's env"
     )
+
+
+def xdg_is_the_likely_cause(socket_path: str, login_dir: str | None = None) -> bool:
+    """Whether to warn at start-up, once `no_daemon_hint` found ``XDG_RUNTIME_DIR`` unset and
+    nothing pinning the socket: no daemon listens where this adapter looks (``socket_path``),
+    and the machine has a login session's runtime directory (``login_dir``, default
+    ``/run/user/<uid>``), which is what the variable names in the shell a daemon was started
+    from. On a machine without one (a container, macOS) every process agrees on the fallback,
+    and a daemon found where the adapter looks settles it; either way a warning is noise.
+    A call that finds no daemon still carries the hint in its error.
+    """
+    login = f"/run/user/{os.getuid()}" if login_dir is None else login_dir
+    return os.path.isdir(login) and not os.path.exists(socket_path)
 
 
 def mcp_verb(product: Product, argv: list[str]) -> int:

@@ -10,6 +10,7 @@ import os
 from ._client_core import ClientCore, hello_params
 from ._core.errors import VenomError
 from ._version import VERSION
+from .conventions import DefaultAuth, default_auth
 from .paths import check_path_length, verify_runtime_dir
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
@@ -65,8 +66,10 @@ class ClientSetup:
     """What a client makes of its constructor's arguments, before any I/O.
 
     ``socket_path`` or ``tool`` name the daemon (`client_socket_path`); an ``ssh://`` URL
-    gives :attr:`ssh`, the target and the remote tool, and makes ``auth`` default to
-    ``<TOOL>_TOKEN`` (rfcs/0006 §4). ``binary`` picks the core; the binary one is imported
+    gives :attr:`ssh`, the target and the remote tool. ``auth`` `DEFAULT_AUTH` is resolved as
+    the CLI resolves it (`venom_proto.conventions.default_auth`: ``<TOOL>_TOKEN``, else the
+    owner token beside a local socket; over ssh, the remote tool's variable, rfcs/0006 §4);
+    None presents no token. ``binary`` picks the core; the binary one is imported
     only then, so the CLI's NDJSON calls never load it.
     """
 
@@ -80,7 +83,7 @@ class ClientSetup:
         client_name: str,
         client_version: str,
         caps: Iterable[str],
-        auth: dict[str, Any] | None,
+        auth: dict[str, Any] | DefaultAuth | None,
         max_frame: int | None,
         binary: bool,
         loads: Loads,
@@ -90,12 +93,13 @@ class ClientSetup:
         #: The ssh target and the remote tool when the path is an ``ssh://`` URL, else None.
         self.ssh: tuple[SshTarget, str] | None = None
         if self.socket_path.startswith("ssh://"):
-            from .ssh import parse_ssh_url, remote_tool, token_auth
+            from .ssh import parse_ssh_url, remote_tool
 
             target = parse_ssh_url(self.socket_path)
             self.ssh = (target, remote_tool(target, tool))
-            if auth is None:
-                auth = token_auth(self.ssh[1])
+            tool = self.ssh[1]
+        if isinstance(auth, DefaultAuth):
+            auth = default_auth(tool, self.socket_path)
         self.hello = hello_params(
             client_name=client_name,
             client_version=client_version,

@@ -38,6 +38,7 @@ from ._core._json import dumps, loads
 from ._core.errors import VenomError
 from ._core.frames import Frame
 from ._core.replies import Reply
+from .conventions import DEFAULT_AUTH, DefaultAuth
 
 if TYPE_CHECKING:
     from ._ssh_async import SshLink
@@ -71,7 +72,13 @@ class AsyncClient:
 
     ``socket_path`` may be ``ssh://[user@]host[:port][/path]`` (rfcs/0006): the client then
     runs ``ssh ... <tool> bridge`` and speaks over its pipes (``tool``: the remote tool, by
-    default the path's ``<tool>.sock`` stem; ``auth`` defaults to ``<TOOL>_TOKEN``).
+    default the path's ``<tool>.sock`` stem).
+
+    ``auth`` is ``hello.auth``. By default (`~venom_proto.conventions.DEFAULT_AUTH`) the client
+    presents what the generated CLI presents: ``$<TOOL>_TOKEN`` when ``tool`` is known and the
+    variable is set, else the owner token beside a local socket, so the owner's calls hold
+    every grant (rfcs/0005 §3); ``auth=None`` presents no token (the read-only peer default),
+    and a dict is sent as given.
     """
 
     def __init__(
@@ -82,7 +89,7 @@ class AsyncClient:
         client_name: str = DEFAULT_CLIENT_NAME,
         client_version: str = DEFAULT_CLIENT_VERSION,
         caps: Iterable[str] = ("cancel",),
-        auth: dict[str, Any] | None = None,
+        auth: dict[str, Any] | DefaultAuth | None = DEFAULT_AUTH,
         max_frame: int | None = None,
         binary: bool = False,
         timeout: float | None = None,

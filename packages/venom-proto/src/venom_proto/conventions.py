@@ -7,7 +7,9 @@ all read these rules here, never from a copy of their own:
   components (RFC-0004 §3, §4), and the reversible MCP tool names (RFC-0004 §5);
 - the environment: ``<TOOL>_<SUFFIX>`` variables (`env_var`) and the socket path order of
   RFC-0002 §2.3 (`resolve_socket_path`);
-- the ``hello.auth`` a client presents (`client_auth`: rfcs/0006 §4).
+- the ``hello.auth`` a client presents (`client_auth`: rfcs/0006 §4), which is also what
+  ``SyncClient``, ``AsyncClient`` and the typed clients present by default (`DEFAULT_AUTH`,
+  `default_auth`).
 
 Each file has its own owner module, which both writes and reads it: the lock beside a socket
 (`venom_proto.daemon_lock`), the owner token (`venom_proto.owner_token`), the model cache
@@ -33,12 +35,15 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = (
+    "DEFAULT_AUTH",
     "MCP_NAME_MAX_BYTES",
     "PARAM_NAME_PATTERN",
     "TOOL_NAME_PATTERN",
     "WIRE_NAME_PATTERN",
+    "DefaultAuth",
     "check_tool_name",
     "client_auth",
+    "default_auth",
     "env_token_auth",
     "env_var",
     "is_name_component",
@@ -121,6 +126,32 @@ def client_auth(
     if auth is not None or socket_path.startswith("ssh://"):
         return auth
     return owner_auth(socket_path)
+
+
+class DefaultAuth:
+    """The type of `DEFAULT_AUTH`, the clients' default ``auth``: present what `default_auth`
+    resolves, as the generated CLI does."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "DEFAULT_AUTH"
+
+
+#: A client's ``auth`` default: ``$<TOOL>_TOKEN`` when set, else the owner token beside a local
+#: socket (`default_auth`). ``auth=None`` presents no token; a dict is ``hello.auth`` as given.
+DEFAULT_AUTH = DefaultAuth()
+
+
+def default_auth(
+    tool: str | None, socket_path: str, environ: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """What a client presents when given no ``auth``: `client_auth` of ``tool``, or, for a
+    client named by its socket path alone, the owner token beside a local socket
+    (rfcs/0002-wire-decisions.md D-W45)."""
+    if tool is not None:
+        return client_auth(tool, socket_path, environ)
+    return None if socket_path.startswith("ssh://") else owner_auth(socket_path)
 
 
 def mcp_name(wire: str) -> str:

@@ -26,6 +26,7 @@ from ._client_paths import (
 )
 from ._core.errors import VenomError
 from ._core.replies import Reply
+from .conventions import DEFAULT_AUTH, DefaultAuth
 from .stdjson import std_dumps, std_loads
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost the CLI ~2 ms.
@@ -66,8 +67,14 @@ class SyncClient:
 
     ``socket_path`` may be an ``ssh://[user@]host[:port][/path]`` URL (rfcs/0006): the client
     then runs ``ssh ... <tool> bridge`` and speaks over its pipes; ``tool`` names the remote
-    tool (default: the path's ``<tool>.sock`` stem), ``auth`` defaults to ``<TOOL>_TOKEN``, and
-    ssh failing is ``unavailable.ssh`` with ssh's stderr in ``data.stderr``.
+    tool (default: the path's ``<tool>.sock`` stem), and ssh failing is ``unavailable.ssh``
+    with ssh's stderr in ``data.stderr``.
+
+    ``auth`` is ``hello.auth``. By default (`~venom_proto.conventions.DEFAULT_AUTH`) the client
+    presents what the generated CLI presents: ``$<TOOL>_TOKEN`` when ``tool`` is known and the
+    variable is set, else the owner token beside a local socket, so the owner's calls hold
+    every grant (rfcs/0005 §3); ``auth=None`` presents no token (the read-only peer default),
+    and a dict is sent as given.
     """
 
     def __init__(
@@ -78,7 +85,7 @@ class SyncClient:
         client_name: str = DEFAULT_CLIENT_NAME,
         client_version: str = DEFAULT_CLIENT_VERSION,
         caps: Iterable[str] = ("cancel",),
-        auth: dict[str, Any] | None = None,
+        auth: dict[str, Any] | DefaultAuth | None = DEFAULT_AUTH,
         max_frame: int | None = None,
         binary: bool = False,
         timeout: float | None = None,

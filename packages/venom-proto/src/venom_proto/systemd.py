@@ -1,7 +1,9 @@
 """The service manager's side of a daemon, on the standard library: socket activation
 (``LISTEN_FDS``), readiness notification (``NOTIFY_SOCKET``) and journal log lines
 (``JOURNAL_STREAM``), as systemd documents them in sd_listen_fds(3), sd_notify(3) and
-sd-daemon(3). rfcs/0002-wire-decisions.md D-W40..D-W43 record the choices.
+sd-daemon(3), and the manager's own half of activation for a supervisor of our own
+(`activation_socket`: ``serve --reload``). rfcs/0002-wire-decisions.md D-W40..D-W44 record the
+choices.
 """
 
 from __future__ import annotations
@@ -10,13 +12,14 @@ import contextlib
 import logging
 import os
 import socket
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 
 from venom_proto._core.errors import VenomError
 
 __all__ = (
     "LISTEN_FDS_START",
     "JournalFormatter",
+    "activation_socket",
     "journal_stream_matches",
     "listen_fds",
     "notify",
@@ -68,6 +71,31 @@ def listen_fds(
         except OSError:
             raise _activation_error(f"descriptor {fd} of LISTEN_FDS={n} is not open") from None
     return list(zip(fds, labels, strict=True))
+
+
+def activation_socket(
+    path: str, backlog: int = 1024, on_locked: Callable[[str], object] | None = None
+) -> socket.socket:
+    """The service manager's half of socket activation: bind the daemon socket ``path`` as
+    ``serve`` would, for passing to daemons as ``LISTEN_FDS`` (the descriptor is not inheritable:
+    the caller places it at `LISTEN_FDS_START` in each child).
+
+    RFC-0002 §2.5 steps 1-5 run as for a daemon's own socket: the runtime directory checked,
+    the lock taken, a stale socket removed, ``on_locked(path)`` called (an owner token written
+    before the socket exists), the socket bound with mode ``0600`` and listening. The lock is
+    then released, for the daemon the socket is passed to takes it (an activated daemon locks
+    as any other). The caller owns the path from then on, as a ``.socket`` unit does: it
+    unlinks it when it stops. Raises `VenomError` as ``serve``'s start-up does
+    (``conflict.already_running`` while a daemon holds the lock).
+    """
+    from venom_proto._server.startup import start_listening
+
+    listener = start_listening(os.path.abspath(path), backlog, on_locked)
+    sock = listener.sock.dup()
+    listener.activated = True  # keep the path: the returned socket listens on it
+    listener.close()
+    sock.setblocking(True)
+    return sock
 
 
 def _notify_address(value: str) -> str | bytes | None:

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Self, TypeVar, cast
 
-from .conventions import client_auth, resolve_socket_path
+from .conventions import DEFAULT_AUTH, DefaultAuth, client_auth, resolve_socket_path
 from .sync_client import StreamCall, SyncClient
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ class _Product:
     def _hello(
         cls,
         socket: str | None,
-        auth: dict[str, Any] | None,
+        auth: dict[str, Any] | DefaultAuth | None,
         client_name: str | None,
         client_version: str | None,
     ) -> tuple[str, dict[str, Any]]:
@@ -131,7 +131,7 @@ class _Product:
         options = {
             "client_name": cls.client_name if client_name is None else client_name,
             "client_version": cls.schema_digest if client_version is None else client_version,
-            "auth": client_auth(cls.tool, path) if auth is None else auth,
+            "auth": client_auth(cls.tool, path) if isinstance(auth, DefaultAuth) else auth,
         }
         return path, options
 
@@ -153,7 +153,7 @@ class TypedClient(_Product):
         cls,
         socket: str | None = None,
         *,
-        auth: dict[str, Any] | None = None,
+        auth: dict[str, Any] | DefaultAuth | None = DEFAULT_AUTH,
         timeout: float | None = None,
         client_name: str | None = None,
         client_version: str | None = None,
@@ -164,7 +164,7 @@ class TypedClient(_Product):
             socket: The socket path. By default (RFC-0002 §2.3) the value of
                 ``$<TOOL>_SOCKET``, else ``<tool>.sock`` in the user's runtime directory.
             auth: ``hello.auth``; by default ``$<TOOL>_TOKEN`` when set, else the owner token
-                beside a local socket, when readable (rfcs/0006 §4).
+                beside a local socket, when readable (rfcs/0006 §4); None presents no token.
             timeout: Seconds to wait for each read or write; by default no limit.
             client_name: The client name sent in hello; by default ``<tool>-client``.
             client_version: The client version sent in hello; by default the schema digest.
@@ -216,7 +216,7 @@ class AsyncTypedClient(_Product):
         cls,
         socket: str | None = None,
         *,
-        auth: dict[str, Any] | None = None,
+        auth: dict[str, Any] | DefaultAuth | None = DEFAULT_AUTH,
         timeout: float | None = None,
         client_name: str | None = None,
         client_version: str | None = None,
@@ -227,7 +227,7 @@ class AsyncTypedClient(_Product):
             socket: The socket path. By default (RFC-0002 §2.3) the value of
                 ``$<TOOL>_SOCKET``, else ``<tool>.sock`` in the user's runtime directory.
             auth: ``hello.auth``; by default ``$<TOOL>_TOKEN`` when set, else the owner token
-                beside a local socket, when readable (rfcs/0006 §4).
+                beside a local socket, when readable (rfcs/0006 §4); None presents no token.
             timeout: Seconds to wait for each reply; by default no limit.
             client_name: The client name sent in hello; by default ``<tool>-client``.
             client_version: The client version sent in hello; by default the schema digest.

@@ -50,6 +50,23 @@ PUBLIC_GRANTS: frozenset[str] = frozenset(GRANTS[:2])
 _MIDDLE: frozenset[str] = frozenset(GRANTS[2:-1])
 
 
+class _Floor(frozenset[str]):
+    """The read-only floor, marked with why a connection holds only it (``identity``)."""
+
+    identity = "peer"
+
+
+class _Unrecognized(_Floor):
+    identity = "unrecognized"
+
+
+#: No token presented: the peer default (rfcs/0005 §3).
+_PEER = _Floor(PUBLIC_GRANTS)
+#: A token presented that is neither the owner token nor an issued one (a restarted daemon's
+#: old owner token, a token from another machine).
+_UNRECOGNIZED = _Unrecognized(PUBLIC_GRANTS)
+
+
 def grants_for_connection(
     connection_info: ConnectionInfo,
     token: OwnerToken | None,
@@ -59,14 +76,15 @@ def grants_for_connection(
     ``issued`` gives for any other token text (an issued token's live set, rfcs/0005 §7.4),
     else the floor."""
     auth = connection_info.hello.get("auth")
-    if not isinstance(auth, dict):
-        return PUBLIC_GRANTS
-    presented = auth.get("token")
+    presented = auth.get("token") if isinstance(auth, dict) else None
+    if presented is None:
+        return _PEER
     if token is not None and token.matches(presented):
         return ALL_GRANTS
     if issued is not None and isinstance(presented, str):
-        return issued.grants_for(presented)
-    return PUBLIC_GRANTS
+        held = issued.grants_for(presented)
+        return _UNRECOGNIZED if held is PUBLIC_GRANTS else held
+    return _UNRECOGNIZED
 
 
 _WHY = {
@@ -76,20 +94,32 @@ _WHY = {
 }
 
 
+_IDENTITY = {
+    "peer": "no token was presented (the peer default: read only)",
+    "unrecognized": "the presented token is neither the owner token nor an issued one (read only)",
+    "token": "the grants are the presented issued token's",
+}
+
+
 def check_grant(verb_grant: str, held: Container[str], verb_name: str) -> None:
     """Refuse with ``denied.grant`` (exit 4) unless ``verb_grant`` is in ``held``.
 
-    When ``held`` came from an issued token that no longer counts, the message and
-    ``data.token`` say why (``revoked``, ``expired``, ``unknown``).
+    The message and ``data.identity`` say where the grants came from (rfcs/0005 §3):
+    ``peer`` (no token presented), ``unrecognized`` (a token the daemon does not know) or
+    ``token`` (an issued token; the owner token holds every grant). When an issued token no
+    longer counts, ``data.token`` says why (``revoked``, ``expired``, ``unknown``).
     """
     if verb_grant in held:
         return
-    data: dict[str, str] = {"verb": verb_name, "grant": verb_grant}
+    identity = getattr(held, "identity", None) or ("token" if hasattr(held, "reason") else "peer")
+    data: dict[str, str] = {"verb": verb_name, "grant": verb_grant, "identity": identity}
     message = f"verb '{verb_name}' needs grant '{verb_grant}'"
     reason = getattr(held, "reason", None)
     if reason in _WHY:
         data["token"] = reason
         message += f"; {_WHY[reason]}"
+    else:
+        message += f"; {_IDENTITY[identity]}"
     raise VenomError("denied.grant", message, data)
 
 

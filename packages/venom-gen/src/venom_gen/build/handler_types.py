@@ -121,7 +121,7 @@ def render_handler_types(model: Model) -> str:
                 *docstring_lines([[f"``{wire}``: {summary}."]], "        "),
             ]
         )
-        binds.append(f"        {py_str(wire)}: cast(Handler, handlers.{method}),")
+        binds.append(f"    {py_str(wire)}: {py_str(method)},")
     reexported = sorted(set(reexported), key=isort_key)
     typing_names = ["Protocol", *(["TypeVar"] if streams else []), "cast"]
     public = [*(["StreamingCall"] if streams else []), protocol, "bind_handlers", *reexported]
@@ -169,15 +169,27 @@ def render_handler_types(model: Model) -> str:
         body += ["", *member]
     blocks.append(body)
     bind_doc = (
-        "``handlers``' methods by exact wire name, for the product's ``handlers`` function "
-        "(the registry refuses to start when one is missing or extra)."
+        "``handlers``' methods by exact wire name, for the product's ``handlers`` function. "
+        "A method it lacks is left out, so the daemon refuses to start with one line naming "
+        "the missing and the extra handlers (rfcs/0004-schema-decisions.md D-S55), never an "
+        "``AttributeError``."
+    )
+    blocks.append(
+        [
+            "#: Each verb's wire name and the method of `bind_handlers` that handles it.",
+            "_METHODS: dict[str, str] = {",
+            *binds,
+            "}",
+        ]
     )
     blocks.append(
         [
             f"def bind_handlers(handlers: {protocol}) -> dict[str, Handler]:",
             *docstring_lines([[bind_doc]], "    "),
             "    return {",
-            *binds,
+            "        wire: cast(Handler, getattr(handlers, method))",
+            "        for wire, method in _METHODS.items()",
+            "        if hasattr(handlers, method)",
             "    }",
         ]
     )

@@ -9,7 +9,7 @@ no items) so that the request has a handle whose ``id`` a Ctrl-C can cancel upst
 from __future__ import annotations
 
 from venom_proto import VenomError
-from venom_proto.conventions import client_auth, env_var
+from venom_proto.conventions import client_auth, env_token_auth, env_var
 from venom_proto.owner_token import owner_auth
 from venom_schema.grants import PUBLIC_GRANTS
 
@@ -223,6 +223,8 @@ def call_daemon(
     try:
         return _exchange(client, out, verb, compiled, params)
     except VenomError as exc:
+        if exc.code == "denied.grant" and env_token_auth(out.tool, environ) is not None:
+            raise _from_variable(exc, env_var(out.tool, "TOKEN")) from None
         if model_path is None or exc.code.partition(".")[0] not in _DRIFT_CLASSES:
             raise
         # Only on this error path: the cache is read again for its digest.
@@ -234,3 +236,15 @@ def call_daemon(
         return out.error(exc, hint=hint)
     finally:
         client.close()
+
+
+def _from_variable(err: VenomError, variable: str) -> VenomError:
+    """``denied.grant`` for a call that presented ``$<TOOL>_TOKEN``: say so, by name, for the
+    variable replaces the owner token even beside a local socket (rfcs/0005 §3, D-S56)."""
+    data = dict(err.data or {})
+    data["token_variable"] = variable
+    message = (
+        f"{err.message}; the token came from {variable}, which is presented in place of the"
+        f" owner token (unset {variable} to act as the owner)"
+    )
+    return VenomError(err.code, message, data)

@@ -86,6 +86,10 @@ def _local_notes(tool: str, name: str) -> list[str]:
             " until SIGINT or SIGTERM, removing the socket on the way out. It refuses to start"
             " while another daemon holds the socket's lock. Logs go to stderr; with --json"
             ' a start-up failure is printed as the {"error":...} wrapper on stdout.'
+            " --reload=true is for development only: it watches the product's package"
+            " (.py, .zon, .json, .toml files) and, on each change that loads and matches its"
+            " handlers, replaces the daemon, keeping the socket open; it needs the watchfiles"
+            " package (venom-gen[reload])."
         ),
         "mcp": (
             f"Serves the daemon's verbs as MCP tools on stdin and stdout, for an MCP host to"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import json
@@ -15,10 +16,16 @@ from typing import TYPE_CHECKING
 import anyio
 
 from venom_gen._doctor_checks import config_check, doctor_report, filesystem_checks
+from venom_gen._handover import Handover, take_handover
 from venom_proto import Call, ConnectionInfo, Handler, Server, VenomError, VerbHandler
 from venom_proto.conventions import env_var, resolve_socket_path
 from venom_proto.model_cache import load_cache_info, load_model
-from venom_proto.owner_token import OwnerToken, install_owner_token, remove_owner_token
+from venom_proto.owner_token import (
+    OwnerToken,
+    install_owner_token,
+    read_owner_token,
+    remove_owner_token,
+)
 from venom_proto.systemd import JournalFormatter, journal_stream_matches
 from venom_schema.canonical import canonical_json
 from venom_schema.grants import grants_for_connection
@@ -129,8 +136,36 @@ class App:
             dict(self.verbs() if verbs is None else verbs),
             frame_handlers=self.product.frame_handlers_for(self),
             schema=self.digest,
+            report_to=functools.partial(_report_location, self.product.tool),
         )
         return server
+
+
+#: Project-URL labels of a bug tracker, in the order tried (lowercase; PEP 753's normalized
+#: ``issues`` first), then a home page.
+_REPORT_LABELS = ("issues", "issue tracker", "bug tracker", "bugs", "tracker", "homepage")
+
+
+def _report_location(distribution: str) -> str | None:
+    """Where to report a bug in the product ``distribution`` (its tool name): the issue
+    tracker among its ``Project-URL``s, else its home page; None when it is not installed or
+    names neither. Read from its package metadata when an internal error first needs it
+    (rfcs/0004-schema-decisions.md D-S59), never at start-up."""
+    from importlib.metadata import PackageNotFoundError, metadata
+
+    try:
+        meta = metadata(distribution)
+    except PackageNotFoundError:
+        return None
+    urls: dict[str, str] = {}
+    for entry in meta.get_all("Project-URL") or []:
+        label, _, url = entry.partition(",")
+        urls.setdefault(label.strip().lower().replace("-", " ").replace("_", " "), url.strip())
+    for label in _REPORT_LABELS:
+        if urls.get(label):
+            return urls[label]
+    home = meta.get_all("Home-page") or []
+    return str(home[0]) if home else None
 
 
 def _registry_mismatch(err: RegistryError) -> VenomError:
@@ -169,6 +204,42 @@ def _setup_logging(tool: str) -> None:
     logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler])
 
 
+#: How long a daemon replaced under ``serve --reload`` keeps answering its connections.
+_RELOAD_DRAIN = 5.0
+
+
+def _refresh_model(model_path: str) -> None:
+    """Under ``serve --reload``: recompile the cached model when its manifest changed (the
+    ``verbs.zon`` beside ``verbs.model.json``), so an edited manifest is checked and served
+    without a separate build step. Raises ``invalid_params.manifest`` for an invalid one."""
+    suffix = ".model.json"
+    if not model_path.endswith(suffix):
+        return
+    manifest = model_path[: -len(suffix)] + ".zon"
+    if not os.path.exists(manifest):
+        return  # a product shipping its model alone: nothing to recompile
+    from venom_schema.manifest import ManifestError
+    from venom_schema.model_cache import compile_model
+    from venom_schema.zon import ZonError
+
+    bundles: list[str] | None = None
+    with contextlib.suppress(VenomError):  # an unreadable cache gets the default bundles
+        bundles = load_cache_info(model_path).get("bundles")
+    try:
+        compile_model(manifest, model_path, bundles=bundles)
+    except (ManifestError, ZonError) as exc:
+        lines = str(exc).splitlines()
+        raise VenomError(
+            "invalid_params.manifest",
+            "; ".join(lines),
+            {"manifest": manifest, "problems": lines},
+        ) from None
+    except OSError as exc:
+        raise VenomError(
+            "failed.model", f"cannot refresh {model_path}: {exc.strerror or exc}"
+        ) from None
+
+
 def serve(
     product: Product,
     socket_flag: str | None,
@@ -180,7 +251,11 @@ def serve(
 
     A refusal to start is logged on stderr and, with ``--json``, also printed as the
     ``{"error": ...}`` wrapper on stdout (RFC-0002 §7.3); the exit status is its class's.
+    Under ``serve --reload`` (a supervisor's channel in the environment) the daemon first
+    checks the changed product, then serves on the supervisor's socket once told to, keeping
+    the supervisor's owner token.
     """
+    handover = take_handover()
     _setup_logging(product.tool)
     log = logging.getLogger(product.tool)
 
@@ -194,21 +269,30 @@ def serve(
 
     try:
         path = resolve_socket_path(product.tool, socket_flag, environ)
+        if handover is not None:
+            _refresh_model(product.model_path)
         app = App(product, path)
         server = app.server()
     except VenomError as err:
         return refuse(err)
     except RegistryError as err:
         return refuse(_registry_mismatch(err))
+    if handover is not None:
+        if not handover.ready():
+            return 0  # superseded by a newer change before it served
+        # Replaced by the next version: the calls it holds finish rather than end cancelled.
+        server.drain = _RELOAD_DRAIN
 
     def locked(where: str) -> None:
         # Only the daemon that won the lock writes the token (a losing racer can't clobber it),
         # and before the socket exists, so no client ever connects without finding it.
-        app.token = install_owner_token(where)
+        app.token = _owner_token(where, handover)
 
     def ready(where: str) -> None:
         log.info("listening on %s (pid %d, schema %s)", where, os.getpid(), app.digest)
         sys.stderr.flush()
+        if handover is not None:
+            handover.serving()
 
     try:
         run = functools.partial(server.run, path, ready=ready, on_locked=locked)
@@ -216,7 +300,18 @@ def serve(
     except VenomError as err:
         return refuse(err)
     finally:
-        if app.token is not None:
+        # Under reload the token is the supervisor's: the next daemon keeps it, so a client
+        # that read it before the swap is still the owner after it.
+        if app.token is not None and handover is None:
             remove_owner_token(path)
     log.info("stopped")
     return 0
+
+
+def _owner_token(socket_path: str, handover: Handover | None) -> OwnerToken:
+    """A fresh owner token, or under ``serve --reload`` the one the supervisor wrote."""
+    if handover is not None:
+        current = read_owner_token(socket_path)
+        if current is not None:
+            return OwnerToken(current)
+    return install_owner_token(socket_path)

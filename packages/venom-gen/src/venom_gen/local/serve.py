@@ -18,7 +18,13 @@ __all__ = ("run_serve",)
 
 
 def run_serve(product: Product, rest: list[str], environ: Mapping[str, str] = os.environ) -> int:
-    """``<tool> serve [--socket PATH] [--json]``: run the daemon until SIGTERM or SIGINT."""
+    """``<tool> serve [--socket PATH] [--json] [--reload=true]``: run the daemon until SIGTERM
+    or SIGINT; with ``--reload=true`` (development only) under a supervisor that replaces it
+    on each valid change to the product (`venom_gen.local._reload`)."""
+    if flag_value(rest, "--reload") == "true":
+        from venom_gen.local._reload import run_reload
+
+        return run_reload(product, rest, environ)
     from venom_gen.daemon import serve
 
     return serve(product, flag_value(rest, "--socket"), environ, json_errors="--json" in rest)

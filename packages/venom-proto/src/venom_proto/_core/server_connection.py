@@ -188,7 +188,9 @@ class ServerConnection:
         #: The settled hello, or ``None`` before it.
         self.hello: HelloOutcome | None = None
         # Until the first byte chooses, the only replies are NDJSON error lines.
-        self._writer: ReplyWriter = NdjsonWriter(min(settings.max_frame, DEFAULT_MAX_FRAME))
+        self._writer: ReplyWriter = NdjsonWriter(
+            min(settings.max_frame, DEFAULT_MAX_FRAME), settings.report
+        )
         #: The deadline the connection is under now, if any; see `Deadline`.
         self.deadline: Deadline | None = Deadline("idle", settings.idle_timeout)
         self._caps: frozenset[str] = frozenset()
@@ -281,7 +283,7 @@ class ServerConnection:
             self._fatal(exc)
             return False
         self.protocol = protocol
-        self._writer = writer_for(protocol, self.max_frame)
+        self._writer = writer_for(protocol, self.max_frame, self._settings.report)
         if protocol == "ndjson":
             self._state = advance(self._state, Trigger.NDJSON_PREAMBLE)
             self._lines = LineBuffer(self.max_frame)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -86,3 +86,5 @@ class ServerSettings:
     idle_timeout: float = 10.0
     hello_timeout: float = 10.0
     message_timeout: float = 10.0
+    #: Where to report a bug: appended to every ``internal`` error's message (RFC-0002 §7.2).
+    report: Callable[[], str] | None = None

@@ -11,6 +11,7 @@ an error is cut to fit (`fit_error`).
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any, Literal
 
 from ._json import APPEND_NEWLINE, fast_dumps
@@ -37,11 +38,20 @@ class ReplyWriter:
     ``max_frame`` is the connection's limit; the connection lowers it when hello settles.
     """
 
-    __slots__ = ("max_frame", "out")
+    __slots__ = ("max_frame", "out", "report")
 
-    def __init__(self, max_frame: int) -> None:
+    def __init__(self, max_frame: int, report: Callable[[], str] | None = None) -> None:
         self.max_frame = max_frame
         self.out = bytearray()
+        #: Where to report a bug, appended to an ``internal`` error (`ServerSettings.report`).
+        self.report = report
+
+    def _fit(self, error: VenomError, encode: Callable[[dict[str, Any]], bytes]) -> bytes:
+        if self.report is not None and error.code.startswith("internal"):
+            where = self.report()
+            if where:
+                error = VenomError(error.code, f"{error.message}; {where}", error.data)
+        return fit_error(error, self.max_frame, encode)
 
     def frame(self, type_: int, stream: int, payload: bytes) -> None:
         """A binary frame as it stands (the caller checked ``payload`` against ``max_frame``)."""
@@ -51,7 +61,7 @@ class ReplyWriter:
 
     def stream_error(self, stream: int, error: VenomError) -> None:
         """An ``ERROR`` frame on ``stream``, cut to fit ``max_frame``."""
-        self.frame(ERROR, stream, fit_error(error, self.max_frame, _dumps))
+        self.frame(ERROR, stream, self._fit(error, _dumps))
 
     def ok(self, rid: int | str, value: Any) -> None:
         """A core verb's success reply (``hello``, ``ping``, ``cancel``): always small."""
@@ -107,7 +117,7 @@ class NdjsonWriter(ReplyWriter):
         def line(obj: dict[str, Any]) -> bytes:
             return _dumps({"id": rid, "error": obj}, option=_NEWLINE)
 
-        self.out += fit_error(error, self.max_frame, line)
+        self.out += self._fit(error, line)
 
     def fatal(self, error: VenomError) -> None:
         self.error(error.id if isinstance(error, ProtocolViolation) else None, error)
@@ -142,7 +152,7 @@ class BinaryWriter(ReplyWriter):
         def payload(obj: dict[str, Any]) -> bytes:
             return _dumps({"id": rid, "error": obj})
 
-        self.frame(CONTROL, 0, fit_error(error, self.max_frame, payload))
+        self.frame(CONTROL, 0, self._fit(error, payload))
 
     def fatal(self, error: VenomError) -> None:
         self.stream_error(0, error)
@@ -151,6 +161,11 @@ class BinaryWriter(ReplyWriter):
         self.frame(CLOSE, 0, _dumps({"reason": reason}))
 
 
-def writer_for(protocol: Literal["ndjson", "binary"], max_frame: int) -> ReplyWriter:
+def writer_for(
+    protocol: Literal["ndjson", "binary"],
+    max_frame: int,
+    report: Callable[[], str] | None = None,
+) -> ReplyWriter:
     """The writer of a connection whose first byte chose ``protocol``."""
-    return NdjsonWriter(max_frame) if protocol == "ndjson" else BinaryWriter(max_frame)
+    kind = NdjsonWriter if protocol == "ndjson" else BinaryWriter
+    return kind(max_frame, report)

@@ -66,8 +66,9 @@ class Acceptor:
         """Start accepting."""
         self._loop.add_reader(self._sock.fileno(), self._ready)
 
-    def close(self) -> None:
-        """Stop accepting; connections still being set up are dropped."""
+    def close(self, *, keep_opening: bool = False) -> None:
+        """Stop accepting; connections still being set up are dropped, unless
+        ``keep_opening`` (a drain serves them: their peers have already sent their request)."""
         if self._closed:
             return
         self._closed = True
@@ -75,8 +76,9 @@ class Acceptor:
             self._retry.cancel()
         else:
             self._loop.remove_reader(self._sock.fileno())
-        for task in self._opening:
-            task.cancel()
+        if not keep_opening:
+            for task in self._opening:
+                task.cancel()
 
     def _ready(self) -> None:
         for _ in range(_BATCH):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from venom_proto._core.errors import CORE_VERBS
@@ -59,6 +59,7 @@ class ServerConfig:
     max_calls: int = 16384
     max_input: int = 64 * 1024 * 1024
     max_output: int = 128 * 1024 * 1024
+    report: Callable[[], str] | None = None
     settings: ServerSettings = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -75,5 +76,6 @@ class ServerConfig:
             idle_timeout=self.idle_timeout,
             hello_timeout=self.hello_timeout,
             message_timeout=self.message_timeout,
+            report=self.report,
         )
         object.__setattr__(self, "settings", settings)

@@ -67,6 +67,7 @@ class SocketConnection(asyncio.Protocol):
         self._input_paused = False  # by the peer's unread output
         self._write_scheduled = False
         self._closing = False
+        self.reads = 0
         self._writable: asyncio.Future[None] | None = None  # set while writing is paused
         self.closed: asyncio.Future[None] = self._loop.create_future()
 
@@ -77,6 +78,7 @@ class SocketConnection(asyncio.Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
+        self.reads += 1
         core = self._core
         core.receive_data(data)
         if self.info.protocol is None:
@@ -304,6 +306,15 @@ class SocketConnection(asyncio.Protocol):
         )
         self._core.close_with(error)
         self._write()
+
+    @property
+    def idle(self) -> bool:
+        """Set up, with no call in flight, no input held and no output waiting for the peer."""
+        transport, core = self._transport, self._core
+        if transport is None:
+            return False
+        unsent = transport.get_write_buffer_size()
+        return not (core.in_flight or core.pending_output or core.buffered or unsent)
 
     def shutdown(self, reason: str) -> None:
         """Server shutdown (2.5 step 7): calls end ``cancelled``, binary gets ``CLOSE``."""

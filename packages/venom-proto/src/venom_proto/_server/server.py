@@ -28,6 +28,25 @@ __all__ = ("Server",)
 
 #: How long shutdown waits for peers to take their last bytes before dropping them.
 _DRAIN_SECONDS = 2.0
+#: How often a drain looks at the connections; one quiet look apart closes a connection.
+_QUIET_SECONDS = 0.05
+
+
+def _once(report_to: Callable[[], str | None]) -> Callable[[], str]:
+    """``report_to``'s answer as the text for internal errors ("" for none), computed once,
+    never raising."""
+    found: list[str] = []
+
+    def report() -> str:
+        if not found:
+            try:
+                where = report_to()
+            except Exception:  # a bug report must never fail for want of its address
+                where = None
+            found.append(f"a bug: please report it at {where}" if where else "")
+        return found[0]
+
+    return report
 
 
 class Server:
@@ -47,6 +66,17 @@ class Server:
     at most 4096), ``max_calls`` in flight, ``max_input``
     bytes of received input held and ``max_output`` bytes of unsent output (past either, the
     connection holding the most is dropped). ``backlog`` is the listen queue.
+
+    ``drain`` (seconds, default 0): on a stop, after it stops accepting, the server keeps
+    serving its open connections, closing each once it is quiet (no call in flight, nothing
+    read or unsent over one look, 50 ms apart), for at most this long before the shutdown
+    proper; a call in flight then finishes rather than ending ``cancelled``. ``serve
+    --reload`` swaps daemons this way (rfcs/0002-wire-decisions.md D-W44).
+
+    ``report_to`` says where to report a bug (RFC-0002 §7.2: an ``internal`` error's message
+    SHOULD say so): called once, at the first internal error, its text is appended to the
+    message of every internal error (a URL from package metadata, say: the lookup then costs
+    nothing until something goes wrong); None or no answer leaves the messages as they are.
     """
 
     def __init__(
@@ -69,6 +99,8 @@ class Server:
         max_input: int = 64 * 1024 * 1024,
         max_output: int = 128 * 1024 * 1024,
         backlog: int = 1024,
+        drain: float = 0.0,
+        report_to: Callable[[], str | None] | None = None,
     ) -> None:
         check_tool_name(tool)
         core = CORE_VERBS.intersection(verbs)
@@ -97,8 +129,10 @@ class Server:
             max_calls=max_calls,
             max_input=max_input,
             max_output=max_output,
+            report=None if report_to is None else _once(report_to),
         )
         self.backlog = backlog
+        self.drain = drain
         self._daemon: Daemon | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -199,8 +233,10 @@ class Server:
             await self._stop.wait()
         finally:
             notify("STOPPING=1\nSTATUS=shutting down")
-            acceptor.close()
+            acceptor.close(keep_opening=self.drain > 0)
             with anyio.CancelScope(shield=True):
+                if self.drain > 0:
+                    await self._drain(daemon, self.drain)
                 await self._close_connections(daemon)
 
     def stop(self, timeout: float | None = 10.0) -> None:
@@ -225,6 +261,19 @@ class Server:
         except RuntimeError:  # the loop closed meanwhile
             return
         self._stopped.wait(timeout)
+
+    async def _drain(self, daemon: Daemon, seconds: float) -> None:
+        """Keep serving, closing each connection once it is quiet, for at most ``seconds``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        looked: dict[object, int] = {}
+        while daemon.connections and loop.time() < deadline:
+            for conn in list(daemon.connections):
+                reads = conn.reads if conn.idle else -1
+                if reads >= 0 and looked.get(conn) == reads:
+                    conn.shutdown("daemon stopping")
+                looked[conn] = reads
+            await asyncio.sleep(_QUIET_SECONDS)
 
     async def _close_connections(self, daemon: Daemon) -> None:
         conns = list(daemon.connections)

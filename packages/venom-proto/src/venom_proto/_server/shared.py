@@ -19,6 +19,12 @@ class Served(Budgeted, Protocol):
     """An open connection as its daemon sees it (`SocketConnection` is the one kind)."""
 
     closed: asyncio.Future[None]
+    #: How many times input arrived: a drain tells a quiet connection by it not moving.
+    reads: int
+
+    @property
+    def idle(self) -> bool:
+        """No call in flight and no output waiting."""
 
     def shutdown(self, reason: str) -> None:
         """Close cleanly: answer what is in flight, then close (binary: ``CLOSE`` first)."""

@@ -120,7 +120,7 @@ _venom_notes_flags() {
     (40) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (41) reply=('value:--cursor' 'value:--limit' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (42) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (43) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (43) reply=('bool:--reload' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (44) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (45) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (46) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
@@ -146,6 +146,7 @@ _venom_notes_choices() {
     ('27 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('28 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('28 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('43 --reload') reply=(true false) ;;
     ('45 --manager') reply=('systemd' 'launchd') ;;
     ('45 --force') reply=(true false) ;;
     ('46 --manager') reply=('systemd' 'launchd') ;;

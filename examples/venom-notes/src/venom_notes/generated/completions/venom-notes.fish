@@ -228,7 +228,7 @@ function __venom_notes_flags
         case 42
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 43
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'bool:--reload' 'switch:--json' 'path:--socket' 'switch:--help'
         case 44
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 45
@@ -273,6 +273,8 @@ function __venom_notes_choices
             printf '%s\n' 'mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add'
         case '28 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '43 --reload'
+            printf '%s\n' 'true' 'false'
         case '45 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '45 --force'

@@ -112,7 +112,7 @@ _venom_echo_flags() {
     (36) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (37) reply=('value:--format' 'value:--max-grant' 'value:--name' 'value:--write' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (38) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
-    (39) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
+    (39) reply=('bool:--reload' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (40) reply=('switch:--json' 'path:--socket' 'switch:--help') ;;
     (41) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
     (42) reply=('value:--manager' 'value:--dir' 'bool:--force' 'switch:--json' 'path:--socket' 'switch:--help') ;;
@@ -145,6 +145,7 @@ _venom_echo_choices() {
     ('36 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
     ('37 --format') reply=('mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add') ;;
     ('37 --max-grant') reply=('none' 'read' 'write' 'respond' 'files' 'spawn' 'admin') ;;
+    ('39 --reload') reply=(true false) ;;
     ('41 --manager') reply=('systemd' 'launchd') ;;
     ('41 --force') reply=(true false) ;;
     ('42 --manager') reply=('systemd' 'launchd') ;;

@@ -212,7 +212,7 @@ function __venom_echo_flags
         case 38
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 39
-            printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
+            printf '%s\n' 'bool:--reload' 'switch:--json' 'path:--socket' 'switch:--help'
         case 40
             printf '%s\n' 'switch:--json' 'path:--socket' 'switch:--help'
         case 41
@@ -271,6 +271,8 @@ function __venom_echo_choices
             printf '%s\n' 'mcpServers' 'vscode' 'gemini' 'zed' 'codex' 'goose' 'claude-add'
         case '37 --max-grant'
             printf '%s\n' 'none' 'read' 'write' 'respond' 'files' 'spawn' 'admin'
+        case '39 --reload'
+            printf '%s\n' 'true' 'false'
         case '41 --manager'
             printf '%s\n' 'systemd' 'launchd'
         case '41 --force'
