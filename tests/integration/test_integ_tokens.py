@@ -35,6 +35,7 @@ def test_cli_issue_list_revoke(daemon: Daemon) -> None:
     assert json.loads(again.stdout)["error"]["code"] == "conflict.token_exists"
     admin = daemon.cli("token.issue", "--name", _name(), "--grants", '["admin"]', "--json")
     assert admin.returncode == 2
+    assert json.loads(admin.stdout)["error"]["code"] == "invalid_params.grant"  # rfcs/0005 §7.1
     assert daemon.cli("token.revoke", "--name", name, "--json").returncode == 0
     gone = daemon.cli("token.revoke", "--name", name, "--json")
     assert gone.returncode == 3
