@@ -6,8 +6,10 @@ import asyncio
 import itertools
 from typing import Protocol
 
+from venom_proto._core.errors import VenomError
 from venom_proto._core.server_settings import CallBudget
 
+from .api import ConnectionInfo
 from .budget import Budgeted, MemoryBudget
 from .config import ServerConfig
 from .trim import Trimmer
@@ -19,6 +21,10 @@ class Served(Budgeted, Protocol):
     """An open connection as its daemon sees it (`SocketConnection` is the one kind)."""
 
     closed: asyncio.Future[None]
+    info: ConnectionInfo
+
+    def close_with(self, error: VenomError) -> None:
+        """Close at once with ``error`` in the connection's framing, stopping its calls."""
 
     def shutdown(self, reason: str) -> None:
         """Close cleanly: answer what is in flight, then close (binary: ``CLOSE`` first)."""
