@@ -31,16 +31,16 @@ VECTORS = {
         "1:4b73dbad7f0bd336f86b1a0c3623c339f46d976f15c242003b2a86d64daf9473",
     ),
     ("core", "agent"): (
-        "sha256:95ca32783b3f4339b804aa1f1a135b277e1196a26c2ea2d4f3bb24f9540fb1dd",
-        "1:7060a3d35c1922b3164addff1fe27b1bb658f27b2a0857c78b90f7f3c06c9d8e",
+        "sha256:a6601ccfa6544a537e2520e3a3258728ab0b3adad6cb1706915a84c48a6c78de",
+        "1:a3e828ab5df7fd9a3c0ae1c4900a4d587c149a344a589b3f6d3918a031ae9067",
     ),
     ("core", "events"): (
         "sha256:5f358d2f24119854cb8a5de6a69429949d512ac9f371d54d241988a44022b2a3",
         "1:ca33cb5931c3fe16ed908387e43e15d0fed6b8b6950dd1778b5038106e018bdb",
     ),
     ("core", "agent", "events"): (
-        "sha256:bf6f46e277dce0c41f56ad371be81b8fa3c0923dbabab948829fbc856d3f7933",
-        "1:c4e33f6558935e52bc8f88acfaa35103ec29ab50369fe71952514e134ccc5a44",
+        "sha256:bc1dd9dc2d3036f3f3c2ada0caa37c1cb5ddebb5a79a67cdd5fdb49b5c338c3d",
+        "1:2c15f872bae84ca4cd965e601ed7eed737d8a44f47400e2d2ca57758085c3d61",
     ),
 }
 
