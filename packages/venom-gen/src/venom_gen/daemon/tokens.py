@@ -101,6 +101,8 @@ class TokenVerbs:
         self._warned = problem
 
     async def _blocking(self, fn: Callable[[], T], *, abandon: bool) -> T:
+        """``fn()`` in the store's one worker thread; ``abandon`` for reads: a cancelled caller
+        stops waiting, and the thread finishes what it started."""
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(1)
         return await to_thread.run_sync(fn, abandon_on_cancel=abandon, limiter=self._limiter)
@@ -177,7 +179,8 @@ class TokenVerbs:
                 self._reader = loop.create_task(self._read_rounds())
         waiting = self._next
         try:
-            await asyncio.wait_for(asyncio.shield(waiting), REFRESH_TIMEOUT)
+            async with asyncio.timeout(REFRESH_TIMEOUT):  # no task, unlike wait_for
+                await asyncio.shield(waiting)
         except TimeoutError:
             raise VenomError(
                 "unavailable.token_store",
