@@ -279,13 +279,15 @@ class SyncClient:
             while (reply := self._core.next_reply(id_)) is None:
                 left = deadline - monotonic()
                 if left <= 0:
+                    self._core.forget(id_)  # its late reply is dropped
                     return
                 sock.settimeout(left)
                 try:
                     self._receive()
                 except VenomError as exc:
-                    if exc.code == "timeout":
-                        return  # no answer within ``wait``: the caller closes anyway
+                    if exc.code == "timeout":  # no answer within ``wait``
+                        self._core.forget(id_)
+                        return
                     raise
         finally:
             if self._sock is not None:
