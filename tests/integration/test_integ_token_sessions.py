@@ -18,7 +18,16 @@ from contextlib import ExitStack
 from typing import Any
 
 import pytest
-from integration_kit import TIMEOUT, TOOL, Conn, Daemon, hello_params, request, venom_echo_command
+from integration_kit import (
+    TIMEOUT,
+    TOOL,
+    Conn,
+    Daemon,
+    frame,
+    hello_params,
+    request,
+    venom_echo_command,
+)
 
 from venom_gen.testing import DaemonProcess, PrivateDirs
 from venom_gen.token_store import store_path
@@ -255,3 +264,28 @@ def test_issue_and_revoke_storms_across_five_instances_lose_nothing(five: list[I
         views.append(sorted((t["name"], t["state"]) for t in tokens))
     assert all(view == views[0] for view in views)
     assert len(views[0]) == 5 * per
+
+
+HELLO, HELLO_OK, ERROR, CONTROL = 0x0001, 0x0002, 0x0003, 0x0010
+
+
+@pytest.mark.covers("socket", "token.revoke")
+def test_a_binary_session_is_closed_with_an_error_frame(daemon: Daemon) -> None:
+    """The binary framing's own fatal error: an ``ERROR`` frame on stream 0, then EOF."""
+    name = _name()
+    with daemon.connect() as owner:
+        owner.hello(token=daemon.token())
+        issued = owner.call(1, "token.issue", {"name": name, "grants": ["read"]})["ok"]
+        with daemon.connect() as agent:
+            params = json.dumps(hello_params(token=issued["token"])).encode()
+            agent.sock.sendall(b"\xf5" + frame(HELLO, 0, params))
+            assert agent.read_frame()[0] == HELLO_OK
+            agent.sock.sendall(frame(CONTROL, 0, request(1, "config.get", {})))
+            assert agent.read_frame()[0] == CONTROL  # admitted
+            owner.call(2, "token.revoke", {"name": name})
+            type_, stream, body = agent.read_frame()
+            agent.sock.settimeout(TIMEOUT)
+            assert agent.sock.recv(1) == b""
+    assert (type_, stream) == (ERROR, 0)
+    error = json.loads(body)
+    assert (error["code"], error["data"]) == ("denied.auth", {"reason": "revoked"})
