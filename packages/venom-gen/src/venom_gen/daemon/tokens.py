@@ -238,7 +238,11 @@ class TokenVerbs:
     def _watch(self) -> None:
         if self._close is None or (self._watcher is not None and not self._watcher.done()):
             return
-        self._watcher = asyncio.get_running_loop().create_task(self._watching())
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # asked outside the daemon's loop (a test kit): nothing to watch
+            return
+        self._watcher = loop.create_task(self._watching())
 
     async def _watching(self) -> None:
         """While sessions with issued tokens are open: re-read every `WATCH_INTERVAL` seconds,
