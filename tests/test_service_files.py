@@ -13,6 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from venom_echo.product import MODEL_PATH as ECHO_MODEL
 from venom_gen.render.service import (
@@ -162,8 +165,13 @@ def test_the_socket_unit_listens_where_serve_and_the_cli_look(echo_product_model
 def test_a_given_command_is_one_word_of_exec_start(echo_product_model: Model) -> None:
     plain = settings(render_systemd_service(echo_product_model, "/opt/v/bin/venom-echo"))
     assert plain["ExecStart"] == "/opt/v/bin/venom-echo serve"
-    spaced = settings(render_systemd_service(echo_product_model, '/opt/my "v"/venom-echo'))
-    assert spaced["ExecStart"] == '"/opt/my \\"v\\"/venom-echo" serve'
+    spaced = settings(render_systemd_service(echo_product_model, "/opt/my v/venom-echo"))
+    assert spaced["ExecStart"] == '"/opt/my v/venom-echo" serve'
+    # systemd will not name an executable holding a quote: sh runs it, the path an argument
+    quoted = settings(render_systemd_service(echo_product_model, '/opt/my "v"/venom-echo'))
+    assert quoted["ExecStart"] == (
+        '/bin/sh -c "exec \\"$$0\\" \\"$$@\\"" "/opt/my \\"v\\"/venom-echo" serve'
+    )
 
 
 def test_summaries_cannot_break_a_unit(echo_product_model: Model) -> None:
@@ -244,3 +252,53 @@ def test_the_units_socket_and_command_work_under_socket_activation(
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(TIMEOUT)
+
+
+#: Directory names ``service install`` met in the wild or from an attacker (issue 27).
+_HOSTILE_DIRS = ["o'brien", "100%h", 'say "hi"', "back\\slash", "$HOME", "a;b", "tab\tbed"]
+
+
+@given(
+    dirs=st.lists(
+        st.one_of(
+            st.sampled_from(_HOSTILE_DIRS[:-1]),
+            st.text(
+                st.characters(
+                    min_codepoint=0x20, max_codepoint=0x2FF, blacklist_characters="/\x7f"
+                ).filter(lambda c: not 0x80 <= ord(c) <= 0x9F),
+                min_size=1,
+                max_size=8,
+            ).filter(lambda name: name not in (".", "..")),
+        ),
+        min_size=1,
+        max_size=2,
+    )
+)
+@hypothesis_settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_systemd_runs_exactly_the_binary_path_it_was_given(
+    dirs: list[str], home: Path, echo_product_model: Model
+) -> None:
+    """The real reader: ``systemd-analyze verify`` resolves ``ExecStart=``'s first word and
+    reports it "not executable" unless it reads back exactly the path of the binary made
+    there; a parse that split or expanded it names another path."""
+    reason = _verifier_runs(home)
+    if reason is not None:
+        pytest.skip(reason)
+    place = home / "p"
+    shutil.rmtree(place, ignore_errors=True)
+    binary = place.joinpath(*dirs) / "venom-echo"
+    binary.parent.mkdir(parents=True)
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    units = home / "units"
+    shutil.rmtree(units, ignore_errors=True)
+    units.mkdir()
+    (units / "venom-echo.service").write_text(
+        render_systemd_service(echo_product_model, [str(binary)])
+    )
+    (units / "venom-echo.socket").write_text(render_systemd_socket(echo_product_model))
+    done = _verify(home, sorted(units.iterdir()))
+    problems = [line for line in done.stderr.splitlines() if "Command 'man " not in line]
+    assert problems == [], done.stderr

@@ -90,3 +90,63 @@ def test_launchd_agent_and_a_relative_dir(home: Path) -> None:
     relative = install(home, "--dir", "units")
     assert relative.returncode == 2
     assert "absolute" in relative.stderr
+
+
+def _binary_under(home: Path, directory: str) -> Path:
+    """venom-echo reached through a directory named ``directory`` (a link to the real one)."""
+    place = home / "bins" / directory
+    place.mkdir(parents=True)
+    (place / "venom-echo").symlink_to(venom_echo_command())
+    return place / "venom-echo"
+
+
+def _install_from(home: Path, binary: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home)}
+    return subprocess.run(
+        [str(binary), "service", "install", "--json", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+
+
+@pytest.mark.covers("cli", "service.install")
+@pytest.mark.parametrize("directory", ["o'brien", "100%h", "a b $HOME"])
+def test_a_hostile_binary_path_is_written_so_systemd_runs_exactly_it(
+    home: Path, directory: str
+) -> None:
+    """Issue 27: an apostrophe gave "Unbalanced quoting" and a unit without ExecStart, and
+    ``%h`` ran another path. systemd-analyze finds the binary only at its exact path."""
+    binary = _binary_under(home, directory)
+    done = _install_from(home, binary)
+    assert done.returncode == 0, done.stderr
+    paths = json.loads(done.stdout)["paths"]
+    if ANALYZE is None:
+        pytest.skip("systemd-analyze is not installed")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "XDG_RUNTIME_DIR": str(home / "run")}
+    verified = subprocess.run(
+        [ANALYZE, "verify", "--user", *paths],
+        env={**env, "MANPATH": str(home / "no-man-pages")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    problems = [line for line in verified.stderr.splitlines() if "Command 'man " not in line]
+    assert problems == [], verified.stderr
+
+
+@pytest.mark.covers("cli", "service.install")
+@pytest.mark.parametrize("manager", ["systemd", "launchd"])
+def test_a_newline_in_the_binary_path_is_refused_and_nothing_written(
+    home: Path, manager: str
+) -> None:
+    """Issue 27: a newline in a directory name injected ``ExecStartPre=``; now exit 2."""
+    binary = _binary_under(home, "x\nExecStartPre=touch pwned\n")
+    out = home / "out"
+    done = _install_from(home, binary, "--manager", manager, "--dir", str(out))
+    assert done.returncode == 2, done.stderr
+    assert json.loads(done.stdout)["error"]["code"] == "invalid_params.command"
+    assert not out.exists()

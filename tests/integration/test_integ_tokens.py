@@ -35,6 +35,7 @@ def test_cli_issue_list_revoke(daemon: Daemon) -> None:
     assert json.loads(again.stdout)["error"]["code"] == "conflict.token_exists"
     admin = daemon.cli("token.issue", "--name", _name(), "--grants", '["admin"]', "--json")
     assert admin.returncode == 2
+    assert json.loads(admin.stdout)["error"]["code"] == "invalid_params.grant"  # rfcs/0005 §7.1
     assert daemon.cli("token.revoke", "--name", name, "--json").returncode == 0
     gone = daemon.cli("token.revoke", "--name", name, "--json")
     assert gone.returncode == 3
@@ -62,14 +63,12 @@ def test_socket_token_grants_and_revocation(daemon: Daemon) -> None:
             same = {"key": "greeting", "value": '"hello"'}
             assert "ok" in agent.call(2, "config.set", same)
             owner.call(4, "token.revoke", {"name": issued["name"]})
-            error = agent.call(3, "config.set", same)["error"]
-            assert error["code"] == "denied.grant"
-            assert error["data"] == {
-                "verb": "config.set",
-                "grant": "write",
-                "identity": "token",
-                "token": "revoked",
-            }
+            # the session ends at once, in its own framing (rfcs/0006 §2.4)
+            (closing,) = agent.json_lines(1)
+            assert closing["id"] is None
+            error = closing["error"]
+            assert (error["code"], error["data"]) == ("denied.auth", {"reason": "revoked"})
+            assert agent.json_lines(1) == []  # closed
 
 
 @pytest.mark.covers("mcp", "token.issue", "token.list", "token.revoke")

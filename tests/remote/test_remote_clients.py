@@ -304,7 +304,8 @@ def test_mcp_adapter_over_ssh(remote: tuple[Daemon, Sshd]) -> None:
 def test_revocation_applies_to_an_open_connection(
     ssh_env: str, remote: tuple[Daemon, Sshd]
 ) -> None:
-    """rfcs/0005 §7.4: a revoked token loses its grants on the live ssh connection."""
+    """rfcs/0006 §2.4: a revoked token's live ssh session is closed with ``denied.auth``;
+    it keeps nothing, not even ``read`` (issue 27: "read still works" was the finding)."""
     daemon, _ = remote
     name = f"live-{uuid.uuid4().hex[:8]}"
     out = daemon.cli("token.issue", "--name", name, "--grants", '["write"]', "--json")
@@ -317,11 +318,11 @@ def test_revocation_applies_to_an_open_connection(
         assert before.value.code == "denied.grant"
         assert daemon.cli("token.revoke", "--name", name).returncode == 0
         with pytest.raises(VenomError) as after:
-            c.call("config.set", same)
-        assert after.value.code == "denied.grant"
-        assert (after.value.data or {})["token"] == "revoked"
+            c.call("echo", {"text": "read is gone too"})
+        assert (after.value.code, after.value.data) == ("denied.auth", {"reason": "revoked"})
         assert "revoked" in after.value.message
-        assert c.call("echo", {"text": "read still works"}) == {"text": "read still works"}
+        with pytest.raises(VenomError):
+            c.call("echo", {"text": "closed"})
     listed = json.loads(daemon.cli("token.list", "--json").stdout)["tokens"]
     (mine,) = [t for t in listed if t["name"] == name]
     assert mine["state"] == "revoked"

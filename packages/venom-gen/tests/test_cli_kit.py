@@ -249,7 +249,7 @@ class FakeDaemon:
         self.requests.append((verb, params))
         return FakeStream(len(self.requests) + 1, self.responder(verb, params))
 
-    def cancel(self, id: int | str) -> None:
+    def cancel(self, id: int | str, *, wait: float | None = None) -> None:
         self.cancelled.append(id)
 
     def close(self) -> None:

@@ -7,11 +7,14 @@ the import weight of a verb call.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,11 +149,82 @@ def test_cli_process_ctrl_c_cancels(
             proc.kill()
             proc.communicate(timeout=WAIT)
     assert (proc.returncode, out, err) == (8, b"", b"venom-echo: cancelled by Ctrl-C\n")
+    assert _tail_log(short_dir) == "cancelled\n"
+
+
+def _tail_log(short_dir: Path) -> str:
+    """The daemon's ``tail`` log once its line is whole: it may exist before the write ends
+    (a busy machine showed the empty file)."""
     log = short_dir / "tail.log"
     deadline = time.monotonic() + WAIT
-    while not log.exists() and time.monotonic() < deadline:
+    text = ""
+    while time.monotonic() < deadline:
+        text = log.read_text(encoding="utf-8") if log.exists() else ""
+        if text.endswith("\n"):
+            break
         time.sleep(0.01)
-    assert log.read_text(encoding="utf-8") == "cancelled\n"
+    return text
+
+
+def _cancel_swallower(upstream: str, path: str) -> socket.socket:
+    """A socket at ``path`` that relays to ``upstream`` but drops every ``cancel`` request:
+    a daemon that never answers one."""
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(path)
+    listener.listen(1)
+
+    def relay() -> None:
+        client, _ = listener.accept()
+        daemon = socket.socket(socket.AF_UNIX)
+        daemon.connect(upstream)
+
+        def down() -> None:
+            with contextlib.suppress(OSError):  # the client may be gone first
+                while data := daemon.recv(65536):
+                    client.sendall(data)
+            client.close()
+
+        threading.Thread(target=down, daemon=True).start()
+        buf = b""
+        while data := client.recv(65536):
+            buf += data
+            *lines, buf = buf.split(b"\n")
+            kept = [line for line in lines if b'"verb":"cancel"' not in line]
+            if kept:
+                daemon.sendall(b"".join(line + b"\n" for line in kept))
+        # The client is gone: so is the daemon's connection (shutdown first: the other
+        # thread's pending recv would keep a bare close from reaching the daemon).
+        daemon.shutdown(socket.SHUT_RDWR)
+        daemon.close()
+
+    threading.Thread(target=relay, daemon=True).start()
+    return listener
+
+
+def test_ctrl_c_does_not_wait_for_a_daemon_that_never_answers_the_cancel(
+    cli: list[str], streamer: DaemonProcess, short_dir: Path
+) -> None:
+    """Issue 27: the CLI waited unbounded for the cancel's reply (the Ctrl-C test timed out
+    on a busy machine). It waits at most CANCEL_WAIT, then closes: the daemon ends the call."""
+    path = str(short_dir / "swallow.sock")
+    listener = _cancel_swallower(streamer.socket, path)
+    try:
+        proc = subprocess.Popen(
+            [*cli, "tail"], env=_env(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline() == b'{"line":"a"}\n'
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=WAIT * 3)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate(timeout=WAIT)
+    finally:
+        listener.close()
+    assert (proc.returncode, out, err) == (8, b"", b"venom-echo: cancelled by Ctrl-C\n")
+    assert _tail_log(short_dir) == "cancelled\n"  # ended by the closed connection
 
 
 def test_cli_process_broken_pipe(cli: list[str], streamer: DaemonProcess) -> None:

@@ -68,3 +68,16 @@ def test_the_table_imports_no_verb_module() -> None:
     ).stdout
     loaded = json.loads(out)
     assert [m for m in loaded if m.startswith(("venom_gen.local.", "venom_gen.daemon"))] == []
+
+
+@pytest.mark.parametrize("url", ["ssh://h;id", "ssh://$(id)/t.sock", "ssh://host:\u00b2"])
+def test_doctor_refuses_a_malformed_ssh_url_before_anything_runs(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rfcs/0006 §3 (issue 27): a usage error, exit 2, never an ssh run or a failing check."""
+    from venom_gen.local.doctor import run_doctor
+
+    product = Product(tool="t", version="1", model_path=ECHO_MODEL, handlers="x:y")
+    assert run_doctor(product, ["--socket", url, "--json"], environ={}) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert (error["code"], error["data"]) == ("invalid_params.usage", {"socket": url})

@@ -2,8 +2,7 @@
 
 ``golden/bundles.model.json`` is the normalized model of a product with no verbs of its own
 (every bundle merged), taken from the Python-declared bundles before the move to
-``venom_schema/bundles/*.zon``, plus ``serve``'s ``reload`` param (issue 24,
-rfcs/0004-schema-decisions.md D-S57), the one deliberate change since. The digests and cache keys below pin the rest: a product's
+``venom_schema/bundles/*.zon``. The digests and cache keys below pin the rest: a product's
 digest covers its bundles, and a cached model's staleness key hashes their raw records, so any
 drift in them would change every product's ``SCHEMA_DIGEST`` or its committed
 ``verbs.model.json``.
@@ -32,16 +31,16 @@ VECTORS = {
         "1:4b73dbad7f0bd336f86b1a0c3623c339f46d976f15c242003b2a86d64daf9473",
     ),
     ("core", "agent"): (
-        "sha256:1c2c96d3e71c01eecf0b81244735f6e0c3adde8e114b1cc007f87ea3566666f4",
-        "1:d44f013c997ab76c12b96f6e987c751001434681e1c01d44c658d3ee1e93574d",
+        "sha256:faacaa125b4eca44a0cfd5414da0868fbe479ae03e4ad0a71e82e4d75f5a2e50",
+        "1:1e1da5a6d35f85e8ca4305a4a9ae500d6be800567a1a000d32b1a461bea82fd8",
     ),
     ("core", "events"): (
         "sha256:5f358d2f24119854cb8a5de6a69429949d512ac9f371d54d241988a44022b2a3",
         "1:ca33cb5931c3fe16ed908387e43e15d0fed6b8b6950dd1778b5038106e018bdb",
     ),
     ("core", "agent", "events"): (
-        "sha256:a15b358c6556c5db52f7f8087e8c4c0538a827612585a3b25732409f7b6ea549",
-        "1:e1621140ff90a06ed8470753ce3005e343e513c2bfe83934864485f85aa33aba",
+        "sha256:4def67bdff5ece9b6414651b549475d3fffb89428fa966190f251897c8323d62",
+        "1:72167afe6a3f2ac64eaea34cbf856aecd920580bb645224d2201ad288ab7c170",
     ),
 }
 

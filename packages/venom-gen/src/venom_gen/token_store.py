@@ -4,11 +4,16 @@ A token reads ``vt1_<id>_<secret>``: ``id`` is public (12 hex digits), ``secret`
 bytes as 64 hex digits. The store (``$XDG_STATE_HOME/<tool>/tokens.json``, mode 0600) keeps,
 per token, its name, grants, times and the SHA-256 of the secret, never the secret.
 
-This module is the store file's one owner: its path, its JSON, its trust checks, its writes
-(by `venom_proto.files.write_atomic`). The daemon holds a `TokenStore` and is the store's only
-writer (its ``token.*`` verbs: `venom_gen.daemon.tokens`); `check_token` is the read-only
-check ``<tool> bridge`` runs against the file for each connection, which is why the module is
-not under `venom_gen.daemon` (importing that loads the whole daemon).
+This module is the store file's one owner: its path, its JSON, its trust checks, its lock and
+its writes (by `venom_proto.files.write_atomic`). The file is the single source of truth for
+every instance of a tool (rfcs/0005 §7.3): a `TokenStore` is a snapshot of it, `refresh`
+re-reads it when its bytes changed, and each change (`issue`, `revoke`) is a read-modify-write
+of the file as it is now, under an exclusive ``flock`` on ``tokens.lock`` beside it, so no
+write resurrects a token another instance revoked or drops one it issued. The daemon's
+``token.*`` verbs (`venom_gen.daemon.tokens`) run these blocking calls in worker threads;
+`check_token` is the read-only check ``<tool> bridge`` runs against the file for each
+connection, which is why the module is not under `venom_gen.daemon` (importing that loads the
+whole daemon).
 """
 
 from __future__ import annotations
@@ -19,10 +24,12 @@ import json
 import os
 import re
 import secrets
+import stat
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Literal, TypeVar
 
 from venom_proto import VenomError
 from venom_proto.files import FileRefused, read_regular, remove_stale, write_atomic
@@ -31,6 +38,7 @@ from venom_schema.grants import GRANTS, PUBLIC_GRANTS
 
 __all__ = (
     "ISSUABLE_GRANTS",
+    "LOCK_TIMEOUT",
     "MAX_EXPIRES_IN",
     "MAX_STORE_BYTES",
     "MAX_TOKENS",
@@ -41,6 +49,7 @@ __all__ = (
     "TokenState",
     "TokenStore",
     "check_token",
+    "closing_error",
     "is_issued_token",
     "rfc3339",
     "store_path",
@@ -62,6 +71,10 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}\Z")
 _TEXT = re.compile(r"vt1_([0-9a-f]{12})_([0-9a-f]{64})\Z")
 #: The largest store file read or written; 1024 entries take about 300 KiB (rfcs/0005 §7.3).
 MAX_STORE_BYTES = 4 * 1024 * 1024
+#: Seconds a change waits for another instance's change to finish (the lock) before it fails.
+LOCK_TIMEOUT = 10.0
+_LOCK_NAME = "tokens.lock"
+T = TypeVar("T")
 
 TokenState = Literal["active", "expired", "revoked", "unknown"]
 
@@ -162,33 +175,68 @@ class IssuedToken:
 class TokenGrants:
     """The grants a connection holds through an issued token: the token's live set.
 
-    Membership is decided at each test, so a revocation or an expiry applies to connections
-    already open (rfcs/0005 §7.4); ``reason`` says why a grant beyond the floor is missing.
+    Membership is decided at each test against the store's current snapshot, so a revocation
+    or an expiry applies to connections already open (rfcs/0005 §7.4). A token that no longer
+    counts holds nothing at all: the daemon ends its connection (rfcs/0006 §2.4). ``refresh``
+    (the registry awaits it before every admission) brings the snapshot up to date with the
+    file and raises ``denied.auth`` when the token no longer counts; ``reason`` says why.
     """
 
-    __slots__ = ("_entry",)
+    __slots__ = ("_digest", "_id", "_refresh", "_store")
 
-    def __init__(self, entry: IssuedToken) -> None:
-        self._entry = entry
+    def __init__(
+        self,
+        store: TokenStore,
+        token_id: str | None,
+        digest: str,
+        refresh: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        self._store = store
+        self._id = token_id
+        self._digest = digest
+        self._refresh = refresh
+
+    @property
+    def token_id(self) -> str | None:
+        """The public id of the presented token (None for a malformed text)."""
+        return self._id
+
+    def _entry(self) -> IssuedToken | None:
+        entry = None if self._id is None else self._store.get(self._id)
+        if entry is None or not hmac.compare_digest(entry.sha256, self._digest):
+            return None
+        return entry
 
     def __contains__(self, grant: object) -> bool:
-        entry = self._entry
-        if entry.revoked is None and (entry.expires is None or time.time() < entry.expires):
-            return grant in entry.grants
-        return grant in _FLOOR
+        entry = self._entry()
+        return entry is not None and entry.state() == "active" and grant in entry.grants
 
     @property
     def reason(self) -> TokenState:
-        return self._entry.state()
+        entry = self._entry()
+        return "unknown" if entry is None else entry.state()
+
+    async def refresh(self) -> None:
+        """Re-read the store if the daemon gave a way to; ``denied.auth`` unless still active."""
+        if self._refresh is not None:
+            await self._refresh()
+        reason = self.reason
+        if reason != "active":
+            raise closing_error(reason)
 
 
-class _Refused(frozenset[str]):
-    """The floor, for a ``vt1_`` text the store does not know; remembers why."""
+_CLOSING = {
+    "revoked": ("revoked", "the token this connection presented was revoked"),
+    "expired": ("expired", "the token this connection presented has expired"),
+    "unknown": ("unknown_token", "the token this connection presented is not valid here"),
+}
 
-    reason: TokenState = "unknown"
 
-
-_UNKNOWN = _Refused(_FLOOR)
+def closing_error(state: TokenState) -> VenomError:
+    """``denied.auth`` for a connection whose issued token stopped counting (rfcs/0006 §2.4);
+    ``data.reason`` as the bridge's refusals: ``revoked``, ``expired``, ``unknown_token``."""
+    reason, message = _CLOSING.get(state, _CLOSING["unknown"])
+    return VenomError("denied.auth", message + "; the connection is closed", {"reason": reason})
 
 
 def _load(path: str) -> list[IssuedToken]:
@@ -196,20 +244,17 @@ def _load(path: str) -> list[IssuedToken]:
     return _read_store(path)[0]
 
 
-def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
-    """The store's entries, and why the file was not trusted (None when it was, or is absent).
-
-    The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
-    else could write would let them mint grants. `venom_proto.files.read_regular` checks that
-    without blocking on a FIFO and reads at most `MAX_STORE_BYTES` + 1 bytes, whatever the
-    file claims its size is.
-    """
+def _read_bytes(path: str) -> tuple[bytes | None, str | None]:
+    """The store's bytes (None when absent or refused), and why it was refused."""
     try:
-        data = read_regular(path, MAX_STORE_BYTES, private=True)
+        return read_regular(path, MAX_STORE_BYTES, private=True), None
     except FileRefused as exc:
-        return [], str(exc)
+        return None, str(exc)
     except OSError as exc:
-        return [], f"cannot read it ({exc.strerror or exc})"
+        return None, f"cannot read it ({exc.strerror or exc})"
+
+
+def _parse(data: bytes | None) -> tuple[list[IssuedToken], str | None]:
     if data is None:
         return [], None
     try:
@@ -220,6 +265,20 @@ def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
     if not isinstance(records, list):
         return [], "it holds no token list"
     return [e for e in map(IssuedToken.from_record, records) if e is not None], None
+
+
+def _read_store(path: str) -> tuple[list[IssuedToken], str | None]:
+    """The store's entries, and why the file was not trusted (None when it was, or is absent).
+
+    The file must be a regular file of ours, mode 0600 at most, not a symlink: a store anyone
+    else could write would let them mint grants. `venom_proto.files.read_regular` checks that
+    without blocking on a FIFO and reads at most `MAX_STORE_BYTES` + 1 bytes, whatever the
+    file claims its size is.
+    """
+    data, problem = _read_bytes(path)
+    if problem is not None:
+        return [], problem
+    return _parse(data)
 
 
 def check_token(text: object, path: str, now: float | None = None) -> TokenState:
@@ -237,159 +296,212 @@ def check_token(text: object, path: str, now: float | None = None) -> TokenState
     return "unknown"
 
 
+def _check_issue(name: str, grants: list[str], expires_in: int | None) -> None:
+    if not _NAME.match(name):
+        raise VenomError(
+            "invalid_params.name",
+            "a token name is 1-64 of a-z 0-9 . _ -, starting with a letter or digit",
+            {"name": name},
+        )
+    bad = sorted(set(grants) - set(ISSUABLE_GRANTS) - {"none"})
+    if bad:
+        raise VenomError(
+            "invalid_params.grant",
+            f"a token cannot hold {', '.join(map(repr, bad))}; "
+            f"choose from {', '.join(ISSUABLE_GRANTS)}",
+            {"grants": bad},
+        )
+    if expires_in is not None and not 1 <= expires_in <= MAX_EXPIRES_IN:
+        raise VenomError(
+            "invalid_params.expires_in",
+            f"expires_in must be 1 to {MAX_EXPIRES_IN} seconds",
+            {"expires_in": expires_in},
+        )
+
+
+def _active(entries: Mapping[str, IssuedToken], name: str) -> IssuedToken | None:
+    for entry in entries.values():
+        if entry.name == name and entry.state() == "active":
+            return entry
+    return None
+
+
+def _make_room(entries: dict[str, IssuedToken]) -> None:
+    """Drop the oldest inactive entry when the store is full."""
+    if len(entries) < MAX_TOKENS:
+        return
+    stale = sorted(
+        (e for e in entries.values() if e.state() != "active"),
+        key=lambda e: e.revoked or e.expires or e.created,
+    )
+    if not stale:
+        raise VenomError(
+            "unavailable.too_many_tokens",
+            f"{MAX_TOKENS} tokens are active, the limit; revoke some first",
+            {"limit": MAX_TOKENS},
+        )
+    del entries[stale[0].id]
+
+
+def _document(entries: Mapping[str, IssuedToken]) -> bytes:
+    ordered = sorted(entries.values(), key=lambda e: (e.created, e.name))
+    document = {"version": 1, "tokens": [e.to_record() for e in ordered]}
+    return json.dumps(document, indent=1, sort_keys=True).encode() + b"\n"
+
+
 class TokenStore:
-    """The daemon's issued tokens, loaded from ``path`` at start-up and saved on each change."""
+    """A snapshot of the store file, and the changes to it (rfcs/0005 §7.3).
+
+    ``refresh`` re-reads the file when its bytes differ from the snapshot's; ``issue`` and
+    ``revoke`` change the file as it is now, under an exclusive lock shared by every process
+    of the tool, and take what they wrote as the new snapshot. All three block: the daemon
+    runs them in worker threads, and the snapshot is replaced whole, never changed in place,
+    so the event loop always reads a consistent one.
+    """
 
     def __init__(self, path: str) -> None:
         self.path = path
-        entries, problem = _read_store(path)
-        #: Why the file on disk was ignored at load (no token from it is valid), or None.
-        self.problem = problem
+        self.lock_path = os.path.join(os.path.dirname(path), _LOCK_NAME)
+        data, problem = _read_bytes(path)
+        entries, parse_problem = _parse(data) if problem is None else ([], problem)
+        #: Why the file on disk was not trusted at the last read (no token from it is valid).
+        self.problem = parse_problem
+        self._data = data
         self._by_id: dict[str, IssuedToken] = {e.id: e for e in entries}
 
     def __iter__(self) -> Iterator[IssuedToken]:
         return iter(sorted(self._by_id.values(), key=lambda e: (e.created, e.name)))
 
-    def _active(self, name: str) -> IssuedToken | None:
-        for entry in self._by_id.values():
-            if entry.name == name and entry.state() == "active":
-                return entry
-        return None
+    def get(self, token_id: str) -> IssuedToken | None:
+        """The entry with public id ``token_id`` in the snapshot."""
+        return self._by_id.get(token_id)
+
+    def next_expiry(self, now: float | None = None) -> int | None:
+        """The earliest expiry time of a token active at ``now``, if any expires."""
+        at = time.time() if now is None else now
+        times = [e.expires for e in self._by_id.values() if e.expires is not None]
+        return min((t for t in times if t > at), default=None)
+
+    def refresh(self) -> bool:
+        """Re-read the file; True when its content changed since the snapshot. Blocks."""
+        data, problem = _read_bytes(self.path)
+        if problem is None and data == self._data:
+            return False
+        entries, parse_problem = _parse(data) if problem is None else ([], problem)
+        self.problem = parse_problem
+        self._data = data
+        self._by_id = {e.id: e for e in entries}
+        return True
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the exclusive lock on ``tokens.lock`` (created 0600, never a symlink)."""
+        import fcntl
+
+        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+        fd = os.open(self.lock_path, flags, 0o600)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_uid != os.geteuid():
+                raise OSError(f"{self.lock_path} is not a regular file of ours")
+            deadline = time.monotonic() + LOCK_TIMEOUT
+            pause = 0.001
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise OSError(
+                            f"another process held {self.lock_path} for {LOCK_TIMEOUT:g} s"
+                        ) from None
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.05)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _change(self, apply: Callable[[dict[str, IssuedToken]], T]) -> T:
+        """Read the file under the lock, ``apply`` the change to its entries, write it back.
+
+        The snapshot becomes what was written. An untrusted file counts as empty (none of its
+        tokens is valid) and is replaced, never written through. Raises ``OSError`` for the
+        lock or the write, and whatever ``apply`` raises, with the file unchanged.
+        """
+        with self._locked():
+            # An untrusted file counts as empty: none of its tokens was ever valid.
+            entries, _ = _read_store(self.path)
+            current = {e.id: e for e in entries}
+            result = apply(current)
+            written = _document(current)
+            if len(written) > MAX_STORE_BYTES:  # unreachable with MAX_TOKENS entries
+                raise OSError(f"the store would exceed {MAX_STORE_BYTES} bytes")
+            write_atomic(self.path, written, 0o600, prefix=TEMP_PREFIX)
+        self.problem = None
+        self._data = written
+        self._by_id = current
+        return result
 
     def issue(
         self, name: str, grants: list[str], expires_in: int | None = None
     ) -> tuple[IssuedToken, str]:
-        """Create and save a token; returns its entry and its text (shown once)."""
-        entry, text, undo = self.stage_issue(name, grants, expires_in)
-        try:
-            self.save()
-        except BaseException:
-            undo()
-            raise
-        return entry, text
-
-    def stage_issue(
-        self, name: str, grants: list[str], expires_in: int | None = None
-    ) -> tuple[IssuedToken, str, Callable[[], None]]:
-        """`issue` in memory only: the entry, its text, and a call that undoes the change.
-
-        The caller saves `document` (off the event loop, in the daemon) and undoes the change
-        if that fails, so memory never holds what the file lacks once the caller returns.
-        """
-        if not _NAME.match(name):
-            raise VenomError(
-                "invalid_params.name",
-                "a token name is 1-64 of a-z 0-9 . _ -, starting with a letter or digit",
-                {"name": name},
-            )
-        bad = sorted(set(grants) - set(ISSUABLE_GRANTS) - {"none"})
-        if bad:
-            raise VenomError(
-                "invalid_params.grant",
-                f"a token cannot hold {', '.join(map(repr, bad))}; "
-                f"choose from {', '.join(ISSUABLE_GRANTS)}",
-                {"grants": bad},
-            )
-        if expires_in is not None and not 1 <= expires_in <= MAX_EXPIRES_IN:
-            raise VenomError(
-                "invalid_params.expires_in",
-                f"expires_in must be 1 to {MAX_EXPIRES_IN} seconds",
-                {"expires_in": expires_in},
-            )
-        if self._active(name) is not None:
-            raise VenomError(
-                "conflict.token_exists",
-                f"a token named {name!r} exists; revoke it first",
-                {"name": name},
-            )
-        evicted = self._make_room()
-        now = int(time.time())
-        token_id = secrets.token_hex(6)
-        while token_id in self._by_id:
-            token_id = secrets.token_hex(6)
+        """Create a token in the file; returns its entry and its text (shown once). Blocks."""
+        _check_issue(name, grants, expires_in)
         secret = secrets.token_hex(32)
-        entry = IssuedToken(
-            id=token_id,
-            name=name,
-            grants=frozenset(grants) | _FLOOR,
-            created=now,
-            sha256=_hash(secret),
-            expires=None if expires_in is None else now + expires_in,
-        )
-        self._by_id[token_id] = entry
 
-        def undo() -> None:
-            self._by_id.pop(token_id, None)
-            if evicted is not None:
-                self._by_id[evicted.id] = evicted
-
-        return entry, f"{TOKEN_PREFIX}{token_id}_{secret}", undo
-
-    def _make_room(self) -> IssuedToken | None:
-        """Drop the oldest inactive entry when the store is full; returns it."""
-        if len(self._by_id) < MAX_TOKENS:
-            return None
-        stale = sorted(
-            (e for e in self._by_id.values() if e.state() != "active"),
-            key=lambda e: e.revoked or e.expires or e.created,
-        )
-        if not stale:
-            raise VenomError(
-                "unavailable.too_many_tokens",
-                f"{MAX_TOKENS} tokens are active, the limit; revoke some first",
-                {"limit": MAX_TOKENS},
+        def add(entries: dict[str, IssuedToken]) -> IssuedToken:
+            if _active(entries, name) is not None:
+                raise VenomError(
+                    "conflict.token_exists",
+                    f"a token named {name!r} exists; revoke it first",
+                    {"name": name},
+                )
+            _make_room(entries)
+            now = int(time.time())
+            token_id = secrets.token_hex(6)
+            while token_id in entries:
+                token_id = secrets.token_hex(6)
+            entry = IssuedToken(
+                id=token_id,
+                name=name,
+                grants=frozenset(grants) | _FLOOR,
+                created=now,
+                sha256=_hash(secret),
+                expires=None if expires_in is None else now + expires_in,
             )
-        return self._by_id.pop(stale[0].id)
+            entries[token_id] = entry
+            return entry
+
+        entry = self._change(add)
+        return entry, f"{TOKEN_PREFIX}{entry.id}_{secret}"
 
     def revoke(self, name: str) -> IssuedToken:
-        """Revoke the active token called ``name`` and save; ``not_found.token`` if none."""
-        entry, undo = self.stage_revoke(name)
-        try:
-            self.save()
-        except BaseException:
-            undo()
-            raise
-        return entry
+        """Revoke the active token called ``name`` in the file; ``not_found.token`` if none."""
 
-    def stage_revoke(self, name: str) -> tuple[IssuedToken, Callable[[], None]]:
-        """`revoke` in memory only (it applies at once); returns the entry and an undo."""
-        entry = self._active(name)
-        if entry is None:
-            raise VenomError("not_found.token", f"no active token named {name!r}", {"name": name})
-        entry.revoked = int(time.time())
+        def mark(entries: dict[str, IssuedToken]) -> IssuedToken:
+            entry = _active(entries, name)
+            if entry is None:
+                raise VenomError(
+                    "not_found.token", f"no active token named {name!r}", {"name": name}
+                )
+            revoked = entries[entry.id] = replace(entry, revoked=int(time.time()))
+            return revoked
 
-        def undo() -> None:
-            entry.revoked = None
+        return self._change(mark)
 
-        return entry, undo
-
-    def grants_for(self, text: str) -> TokenGrants | frozenset[str]:
-        """What a connection presenting ``text`` holds: the token's live set, or the floor
-        (which says ``unknown`` for an issued token's text this store does not know)."""
+    def grants_for(
+        self, text: str, refresh: Callable[[], Awaitable[None]] | None = None
+    ) -> TokenGrants | frozenset[str]:
+        """What a connection presenting ``text`` holds: the floor for a text that is not an
+        issued token's, else the token's live set (`TokenGrants`), which ``refresh`` (the
+        daemon's re-read of the file) brings up to date before each admission."""
         if not is_issued_token(text):
             return _FLOOR
         found = _TEXT.match(text)
-        entry = None if found is None else self._by_id.get(found.group(1))
-        if entry is None or found is None or not entry.matches(found.group(2)):
-            return _UNKNOWN
-        return TokenGrants(entry)
-
-    def document(self) -> bytes:
-        """The store file's bytes for the entries held now."""
-        document = {"version": 1, "tokens": [e.to_record() for e in self]}
-        return json.dumps(document, indent=1, sort_keys=True).encode() + b"\n"
-
-    def save(self) -> None:
-        """Write the entries held now to the file (`write`); this blocks."""
-        self.write(self.document())
-
-    def write(self, data: bytes) -> None:
-        """Write `document` bytes atomically with mode 0600 (rfcs/0005 §7.3); this blocks.
-
-        The daemon calls it in a file worker (rfcs/0006), never on its event loop.
-        """
-        os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-        write_atomic(self.path, data, 0o600, prefix=TEMP_PREFIX)
+        if found is None:
+            return TokenGrants(self, None, "", refresh)
+        return TokenGrants(self, found.group(1), _hash(found.group(2)), refresh)
 
     def remove_stale(self) -> int:
         """Remove temporary files a writer killed mid-write left beside the store."""

@@ -370,9 +370,23 @@ class AsyncClient:
         """Send a request to a streaming verb; ``async for`` over the result for its items."""
         return AsyncStreamCall(self, await self._request(verb, params))
 
-    async def cancel(self, id: int | str) -> None:
-        """Ask the daemon to end request ``id`` (it then fails with ``cancelled``)."""
-        await self.call("cancel", {"id": id})
+    async def cancel(self, id: int | str, *, wait: float | None = None) -> None:
+        """Ask the daemon to end request ``id`` (it then fails with ``cancelled``).
+
+        ``wait``: return after at most that many seconds even if the daemon has not answered
+        the ``cancel`` yet (the request is sent), as `SyncClient.cancel` does.
+        """
+        if wait is None:
+            await self.call("cancel", {"id": id})
+            return
+        id_ = await self._request("cancel", {"id": id})
+        with anyio.move_on_after(wait):
+            while (reply := await self._next(id_)).kind == "item":
+                pass
+            raise_for(reply)
+            return
+        self._core.forget(id_)  # its late reply is dropped
+        self._waiters.pop(id_, None)
 
     async def ping(self) -> None:
         """Liveness check."""

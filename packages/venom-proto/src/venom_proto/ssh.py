@@ -32,6 +32,7 @@ __all__ = (
     "STDERR_KEPT",
     "SshChild",
     "SshTarget",
+    "check_target",
     "is_ssh_url",
     "parse_ssh_url",
     "remote_tool",
@@ -70,42 +71,120 @@ def _usage(url: str, why: str) -> VenomError:
     return VenomError("invalid_params.usage", f"bad ssh URL {url!r}: {why}", {"socket": url})
 
 
-def _plain(text: str) -> bool:
-    return bool(text) and text.isprintable() and not any(c.isspace() for c in text)
+#: A user name: the POSIX portable set, not starting with ``-`` (rfcs/0006 §3).
+_USER_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+#: A host name label: letters, digits, ``-`` and ``_`` (ssh config aliases use it).
+_LABEL_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+_IPV6_CHARS = frozenset("0123456789abcdefABCDEF:.")
+_ZONE_CHARS = _USER_CHARS
+_DIGITS = frozenset("0123456789")
+_MAX_USER = 64
+_MAX_HOST = 253
+
+
+def _is_user(text: str) -> bool:
+    return 0 < len(text) <= _MAX_USER and set(text) <= _USER_CHARS and text[0] != "-"
+
+
+def _is_ipv4(text: str) -> bool:
+    """Four decimal parts 0-255, without leading zeros (``010`` would read as octal)."""
+    parts = text.split(".")
+    return len(parts) == 4 and all(
+        0 < len(p) <= 3 and set(p) <= _DIGITS and (p == "0" or p[0] != "0") and int(p) <= 255
+        for p in parts
+    )
+
+
+def _is_host_name(text: str) -> bool:
+    """RFC 1123 labels (and ``_``), none starting or ending with ``-``; an all-numeric
+    dotted name must be an IPv4 address, never one ``inet_aton`` would guess at."""
+    if not 0 < len(text) <= _MAX_HOST:
+        return False
+    labels = text.split(".")
+    if all(set(label) <= _DIGITS for label in labels):
+        return _is_ipv4(text)
+    return all(
+        0 < len(label) <= 63 and set(label) <= _LABEL_CHARS and label[0] != "-" and label[-1] != "-"
+        for label in labels
+    )
+
+
+def _is_ipv6(text: str) -> bool:
+    """An IPv6 address, optionally with a ``%zone`` of plain characters."""
+    address, percent, zone = text.partition("%")
+    if percent and not (zone and set(zone) <= _ZONE_CHARS):
+        return False
+    if ":" not in address or not set(address) <= _IPV6_CHARS:
+        return False
+    import ipaddress
+
+    try:
+        ipaddress.IPv6Address(address)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_path(text: str) -> bool:
+    """No NUL and no control character: the remote path is quoted, never a command, but a
+    control character in a socket path is a mistake or an attack, never a file we serve."""
+    return not any(c < " " or c == "\x7f" for c in text)
 
 
 def parse_ssh_url(url: str) -> SshTarget:
-    """Parse ``ssh://[user@]host[:port][/path]``; ``invalid_params.usage`` (exit 2) if malformed.
+    """Parse ``ssh://[user@]host[:port][/path]`` by the grammar of rfcs/0006 §3.
 
-    A user or host starting with ``-`` is refused: ssh would read it as an option.
+    ``host`` is a host name, an IPv4 address or a bracketed IPv6 address; ``port`` is 1-65535
+    in ASCII digits; ``user`` is 1-64 of ``A-Z a-z 0-9 . _ -``, not starting with ``-``. Any
+    other text is ``invalid_params.usage`` (exit 2), never another exception: nothing that
+    ssh could read as an option, or a ``ProxyCommand`` as shell (``$(...)``, backquotes,
+    ``;``, ``|``), gets through. Every client calls this before it runs anything.
     """
     if not is_ssh_url(url):
         raise _usage(url, "it does not start with ssh://")
     authority, slash, rest = url[len(SSH_SCHEME) :].partition("/")
     path = "/" + rest if slash and rest else None
-    if path is not None and ("\0" in path or "\n" in path):
-        raise _usage(url, "the path holds a NUL or newline")
-    user, at, hostport = authority.rpartition("@")
-    if at and (not _plain(user) or user.startswith("-") or ":" in user):
-        raise _usage(url, "the user is empty, starts with '-' or holds a space or ':'")
-    port_text = ""
+    if path is not None and not _is_path(path):
+        raise _usage(url, "the path holds a NUL, newline or other control character")
+    user, at, hostport = authority.partition("@")
+    if not at:
+        user, hostport = "", authority
+    elif not _is_user(user):
+        raise _usage(url, "the user must be 1-64 of A-Z a-z 0-9 . _ -, not starting with '-'")
+    port_text = None
     if hostport.startswith("["):
         host, bracket, after = hostport[1:].partition("]")
-        if not bracket or (after and not after.startswith(":")):
+        if not bracket or not _is_ipv6(host) or (after and not after.startswith(":")):
             raise _usage(url, "an IPv6 address must be written [addr] or [addr]:port")
-        port_text = after[1:]
+        if after:
+            port_text = after[1:]
     else:
-        host, colon, port_text = hostport.partition(":")
-        if colon and not port_text:
-            raise _usage(url, "the port is empty")
-    if not _plain(host) or host.startswith("-") or "/" in host or "@" in host:
-        raise _usage(url, "the host is empty, starts with '-' or holds a space")
+        host, colon, port_given = hostport.partition(":")
+        if colon:
+            port_text = port_given
+        if not _is_host_name(host):
+            raise _usage(
+                url, "the host must be a host name, an IPv4 address or a bracketed IPv6 address"
+            )
     port = None
-    if port_text:
-        if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-            raise _usage(url, "the port must be 1-65535")
+    if port_text is not None:
+        if not (0 < len(port_text) <= 5 and set(port_text) <= _DIGITS):
+            raise _usage(url, "the port must be 1-65535 in ASCII digits")
         port = int(port_text)
+        if not 1 <= port <= 65535:
+            raise _usage(url, "the port must be 1-65535 in ASCII digits")
     return SshTarget(url=url, host=host, user=user if at else None, port=port, path=path)
+
+
+def check_target(target: SshTarget) -> None:
+    """Refuse a target the grammar would not produce (`invalid_params.usage`), whoever built
+    it: `ssh_argv` calls this, so no host, user or port reaches ssh unchecked."""
+    host_ok = _is_ipv6(target.host) if ":" in target.host else _is_host_name(target.host)
+    user_ok = target.user is None or _is_user(target.user)
+    port_ok = target.port is None or (type(target.port) is int and 1 <= target.port <= 65535)
+    path_ok = target.path is None or (target.path.startswith("/") and _is_path(target.path))
+    if not (host_ok and user_ok and port_ok and path_ok):
+        raise _usage(target.url, "the host, user, port or path is not one rfcs/0006 §3 allows")
 
 
 def remote_tool(target: SshTarget, tool: str | None) -> str:
@@ -131,6 +210,7 @@ def ssh_argv(
     import math
     import shlex
 
+    check_target(target)
     env = os.environ if environ is None else environ
     prefix = shlex.split(env.get(SSH_COMMAND_ENV, "") or "ssh")
     timeout = 10 if connect_timeout is None else max(1, math.ceil(connect_timeout))

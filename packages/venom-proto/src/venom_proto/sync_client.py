@@ -268,9 +268,38 @@ class SyncClient:
         self._send(data)
         return StreamCall(self, id_)
 
-    def cancel(self, id: int | str) -> None:
-        """Ask the daemon to end request ``id`` (it then fails with ``cancelled``)."""
-        self.call("cancel", {"id": id})
+    def cancel(self, id: int | str, *, wait: float | None = None) -> None:
+        """Ask the daemon to end request ``id`` (it then fails with ``cancelled``).
+
+        ``wait``: return after at most that many seconds even if the daemon has not answered
+        the ``cancel`` yet (the request is sent; closing the connection ends the call in any
+        case, RFC-0002 §4.4), instead of waiting as long as it takes.
+        """
+        if wait is None:
+            self.call("cancel", {"id": id})
+            return
+        id_, data = self._core.request("cancel", {"id": id})
+        self._send(data)
+        deadline = monotonic() + wait
+        sock = self._connected()
+        try:
+            while (reply := self._core.next_reply(id_)) is None:
+                left = deadline - monotonic()
+                if left <= 0:
+                    self._core.forget(id_)  # its late reply is dropped
+                    return
+                sock.settimeout(left)
+                try:
+                    self._receive()
+                except VenomError as exc:
+                    if exc.code == "timeout":  # no answer within ``wait``
+                        self._core.forget(id_)
+                        return
+                    raise
+        finally:
+            if self._sock is not None:
+                self._sock.settimeout(self._timeout)
+        raise_for(reply)
 
     def ping(self) -> None:
         """Liveness check."""

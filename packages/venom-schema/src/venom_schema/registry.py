@@ -124,6 +124,9 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
 
         @functools.wraps(handler)
         async def run_async(call: Call, raw: JsonObject) -> Json:
+            refresh = _refresh_of(held(call.connection))
+            if refresh is not None:
+                await refresh()
             target, checked = admit(call, raw)
             value = await handler(target, checked)
             try:
@@ -134,18 +137,41 @@ def _wrap_handler(compiled: CompiledVerb, handler: Handler, grants_for: GrantsFo
 
         return run_async
 
-    if item is None:
-        return _generated_plain(compiled, handler, held, result)
+    async def run_live(refresh: Callable[[], Awaitable[None]], call: Call, raw: JsonObject) -> Json:
+        await refresh()
+        target, checked = admit(call, raw)
+        value = handler(target, checked)
+        if inspect.isawaitable(value):
+            value = await value
+        return result(value)
 
     @functools.wraps(handler)
     def run_sync(call: Call, raw: JsonObject) -> Json:
+        refresh = _refresh_of(held(call.connection))
+        if refresh is not None:  # live grants: decided after a fresh look, so off this path
+            return run_live(refresh, call, raw)
         target, checked = admit(call, raw)
         value = handler(target, checked)
         if inspect.isawaitable(value):  # a plain def returning a coroutine (e.g. a partial)
             return _checked_later(value, result)
         return result(value)
 
+    if item is None:
+        return _generated_plain(compiled, handler, held, run_sync, result)
     return run_sync
+
+
+def _refresh_of(grants: Container[str]) -> Callable[[], Awaitable[None]] | None:
+    """The ``refresh`` of live grants (an issued token's, rfcs/0005 §7.3), else None.
+
+    Live grants are decided by a store other processes change: the registry awaits their
+    ``refresh`` before every admission on the connection, whatever the verb's grant, and the
+    refresh raises (ending the call, and its owner closes the connection) when they ended.
+    """
+    if grants.__class__ is frozenset:
+        return None
+    refresh: Callable[[], Awaitable[None]] | None = getattr(grants, "refresh", None)
+    return refresh
 
 
 _JSON_TYPES = frozenset({dict, list, str, int, float, bool, type(None)})
@@ -155,6 +181,7 @@ def _generated_plain(
     compiled: CompiledVerb,
     handler: Handler,
     held: Callable[[ConnectionInfo], Container[str]],
+    general: Handler,
     result: Validator,
 ) -> Handler:
     """A sync, non-streaming verb's checked handler as one generated function.
@@ -162,7 +189,9 @@ def _generated_plain(
     The grant test, the params check and (for an object result) the result check are inlined
     around the handler call (`runtime.object_block`), saving three frames per call on the
     daemon's hottest path. Anything the inline code does not accept goes to the compiled
-    validators, which decide exactly as `wrap_handler`'s closures do.
+    validators, which decide exactly as `wrap_handler`'s closures do; a connection whose
+    grants are not a plain ``frozenset`` holding the verb's grant (refused, or live grants)
+    goes to ``general``, the wrapper every other verb uses.
     """
     if compiled.params_plans is None:
         raise RegistryError([], [], [f"verb {compiled.name!r}: not compiled for the daemon"])
@@ -170,20 +199,30 @@ def _generated_plain(
         "_handler": handler,
         "_params": compiled.params,
         "_result": result,
+        "_general": general,
         "_held": held,
-        "_check_grant": check_grant,
+        "_frozenset": frozenset,
         "_GRANT": compiled.grant,
         "_NAME": compiled.name,
         "_JSON_TYPES": _JSON_TYPES,
         "_isawaitable": inspect.isawaitable,
         "_checked_later": _checked_later,
     }
-    lines = ["def run_plain(call, raw):"]
+    lines = [
+        "def run_plain(call, raw):",
+        "    grants = call.connection.grants",
+        "    if grants is None:",
+        "        grants = _held(call.connection)",
+    ]
     if compiled.grant != "none":  # `none` is explicitly no grant at all (RFC-0004 §2)
         lines += [
-            "    grants = call.connection.grants",
-            "    if grants is None or _GRANT not in grants:",
-            "        _check_grant(_GRANT, _held(call.connection), _NAME)",
+            "    if grants.__class__ is not _frozenset or _GRANT not in grants:",
+            "        return _general(call, raw)",
+        ]
+    else:  # no grant, but live grants still end a session whose token stopped counting
+        lines += [
+            "    if grants.__class__ is not _frozenset:",
+            "        return _general(call, raw)",
         ]
     lines += object_block(
         compiled.params_plans, "raw", "params", "p", env, "    ", otherwise="params = _params(raw)"

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ._protocols import Client, CompiledVerb, Connect, StreamCall
 
 __all__ = (
+    "CANCEL_WAIT",
     "CONNECT_TIMEOUT",
     "call_daemon",
     "connect_timeout",
@@ -110,12 +111,18 @@ def exit_status(verb: Verb, result: Any) -> int:
     )
 
 
+#: Seconds the CLI waits for the daemon to answer its ``cancel`` (Ctrl-C, a bad item) before
+#: it exits anyway: a busy or hung daemon must not hold a Ctrl-C; the connection's close
+#: then ends the call in the daemon (RFC-0002 §4.4).
+CANCEL_WAIT = 2.0
+
+
 def _cancel(client: Client, handle: StreamCall) -> None:
     call_id = getattr(handle, "id", None)
     if call_id is None:
         return
     try:
-        client.cancel(call_id)
+        client.cancel(call_id, wait=CANCEL_WAIT)
     except (VenomError, OSError):
         return  # the connection closes right after; the daemon drops the call then anyway
 

@@ -114,9 +114,10 @@ class App:
 
         The registry asks once per connection and caches the answer on it
         (``ConnectionInfo.grants``), so the constant-time token comparison runs once; an
-        issued token's set is live, so its revocation or expiry still applies (rfcs/0005 §7.4).
+        issued token's set is live, re-read before each admission, and a connection whose
+        token stopped counting is closed (rfcs/0005 §7.4, rfcs/0006 §2.4).
         """
-        return grants_for_connection(connection, self.token, self.tokens.store)
+        return grants_for_connection(connection, self.token, self.tokens)
 
     def verbs(self) -> dict[str, VerbHandler]:
         """Every daemon verb's handler, shared and the product's, wrapped by the registry.
@@ -138,6 +139,7 @@ class App:
             schema=self.digest,
             report_to=functools.partial(_report_location, self.product.tool),
         )
+        self.tokens.attach(server.close_connections)
         return server
 
 

@@ -31,6 +31,13 @@ def run_doctor(product: Product, rest: list[str], environ: Mapping[str, str] = o
         checks.append({"name": "socket_path", "status": "fail", "message": err.message,
                        "hint": "pass --socket with a valid path"})  # fmt: skip
         path = None
+    if path is not None and path.startswith("ssh://"):
+        from venom_proto.ssh import parse_ssh_url
+
+        try:  # the one ssh:// grammar (rfcs/0006 §3), before anything runs
+            parse_ssh_url(path)
+        except VenomError as err:
+            return _usage(tool, err, "--json" in rest)
     digest = load_cache_info(product.model_path).get("digest")
     if path is not None:
         remote = path.startswith("ssh://")
@@ -107,6 +114,16 @@ def compat_check(
     message += f"breaking for this CLI: {len(report.breaking)} change(s), first {first.render()}"
     hint = f"restart the daemon so it serves this build ('{tool} serve'), or upgrade the CLI"
     return {"name": "compat", "status": "warn", "message": message, "hint": hint}
+
+
+def _usage(tool: str, err: VenomError, as_json: bool) -> int:
+    """A malformed ``--socket`` is a usage error (exit 2), as for every other command."""
+    if as_json:
+        line = json.dumps({"error": err.to_object()}, separators=(",", ":"), ensure_ascii=False)
+        sys.stdout.write(line + "\n")
+    else:
+        sys.stderr.write(escape(f"{tool} doctor: {err.message}") + "\n")
+    return err.exit_code
 
 
 def render_report(tool: str, report: Mapping[str, Any]) -> str:

@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from venom_gen.local._args import parsed, print_json, refuse
 from venom_gen.local.mcp_config import self_command
-from venom_gen.render.service import launchd_label, service_files
+from venom_gen.render.service import (
+    PlistValueError,
+    UnitValueError,
+    launchd_label,
+    service_files,
+)
 from venom_proto import VenomError
 from venom_proto.paths import config_home
 
@@ -52,11 +57,21 @@ def install_service(
     """Write ``manager``'s files for ``command`` into ``directory``; the verb's result.
 
     Nothing is written unless every file is new, already identical, or ``force`` is given
-    (``conflict.service_exists``); each file is replaced atomically, mode 0644.
+    (``conflict.service_exists``); each file is replaced atomically, mode 0644. A command the
+    unit or plist language cannot carry unchanged is ``invalid_params.command`` (exit 2).
     """
     from venom_proto.files import FileRefused, read_regular, write_atomic
 
-    files = service_files(model, command)
+    try:
+        files = service_files(model, command)
+    except (UnitValueError, PlistValueError) as exc:
+        # Refused, never written: a newline in the path would inject directives (issue 27).
+        raise VenomError(
+            "invalid_params.command",
+            f"cannot write a service file for {exc.value!r}: {exc.reason}; "
+            "install the tool under a path without control characters",
+            {"command": exc.value, "reason": exc.reason},
+        ) from None
     wanted = {
         name: text
         for name, text in files.items()

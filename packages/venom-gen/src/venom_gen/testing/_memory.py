@@ -181,7 +181,8 @@ class MemoryClient:
         finally:
             self._core.forget(id_)
 
-    def cancel(self, id_: int | str) -> None:
-        """Send ``cancel`` for request ``id_`` (RFC-0002 §4.5)."""
+    def cancel(self, id_: int | str, *, wait: float | None = None) -> None:
+        """Send ``cancel`` for request ``id_`` (RFC-0002 §4.5); ``wait`` is accepted for the
+        CLI's client protocol: nothing is awaited here."""
         _, data = self._core.request("cancel", {"id": id_})
         self._send(data)

@@ -316,6 +316,14 @@ class SocketConnection(asyncio.Protocol):
         unsent = transport.get_write_buffer_size()
         return not (core.in_flight or core.pending_output or core.buffered or unsent)
 
+    def close_with(self, error: VenomError) -> None:
+        """`Served.close_with`: a fatal ``error`` in this connection's framing, then close."""
+        if self._closing:
+            return
+        log.info("closing connection %d: %s", self.info.id, error.code)
+        self._core.close_with(error)
+        self._write()
+
     def shutdown(self, reason: str) -> None:
         """Server shutdown (2.5 step 7): calls end ``cancelled``, binary gets ``CLOSE``."""
         if self._closing:

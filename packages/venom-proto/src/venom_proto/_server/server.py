@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 
+from venom_proto._core.errors import VenomError
 from venom_proto._core.ndjson import DEFAULT_MAX_FRAME
 from venom_proto.conventions import check_tool_name, resolve_socket_path
 from venom_proto.systemd import listen_fds, notify
@@ -143,6 +144,26 @@ class Server:
     def connection_count(self) -> int:
         """Connections currently open."""
         return 0 if self._daemon is None else len(self._daemon.connections)
+
+    def close_connections(self, which: Callable[[ConnectionInfo], VenomError | None]) -> int:
+        """Close each open connection for which ``which(info)`` returns an error, with that
+        error; returns how many. Call it on the server's loop.
+
+        The error is written as a fatal one, in the connection's own framing (an NDJSON line
+        with ``id: null``, a binary ``ERROR`` frame on stream 0); calls in flight, streams
+        included, are stopped, and the connection closes once the bytes are out. For a policy
+        that ends sessions, such as a revoked token (rfcs/0006 §2.4).
+        """
+        daemon = self._daemon
+        if daemon is None:
+            return 0
+        closed = 0
+        for conn in list(daemon.connections):
+            error = which(conn.info)
+            if error is not None:
+                conn.close_with(error)
+                closed += 1
+        return closed
 
     def in_process_protocol(self) -> asyncio.Protocol:
         """The asyncio protocol of one connection whose peer is this very process.

@@ -6,8 +6,10 @@ import asyncio
 import itertools
 from typing import Protocol
 
+from venom_proto._core.errors import VenomError
 from venom_proto._core.server_settings import CallBudget
 
+from .api import ConnectionInfo
 from .budget import Budgeted, MemoryBudget
 from .config import ServerConfig
 from .trim import Trimmer
@@ -19,12 +21,16 @@ class Served(Budgeted, Protocol):
     """An open connection as its daemon sees it (`SocketConnection` is the one kind)."""
 
     closed: asyncio.Future[None]
+    info: ConnectionInfo
     #: How many times input arrived: a drain tells a quiet connection by it not moving.
     reads: int
 
     @property
     def idle(self) -> bool:
         """No call in flight and no output waiting."""
+
+    def close_with(self, error: VenomError) -> None:
+        """Close at once with ``error`` in the connection's framing, stopping its calls."""
 
     def shutdown(self, reason: str) -> None:
         """Close cleanly: answer what is in flight, then close (binary: ``CLOSE`` first)."""
