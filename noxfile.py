@@ -122,22 +122,24 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
-    """Black-box RFC conformance suite; `-- --cli CMD [--daemon CMD]` checks another daemon.
+    """The black-box RFC conformance suite as shipped (`venom-conformance`, venom-mcp's
+    `conformance` extra); `-- --cli CMD [--daemon CMD]` checks another daemon.
 
-    Without options it checks venom-echo, then venom-notes (a second product built on the
-    toolkit, proving the suite is not tied to venom-echo).
+    Without options it checks venom-echo, then venom-notes, each writing its summary per RFC
+    section to `.nox/conformance-TOOL.json`.
     """
     sync(session, "--all-packages")
     if session.posargs:
-        session.run("pytest", "tests/conformance", *session.posargs)
+        session.run("venom-conformance", *session.posargs)
         return
     for cli, generated in (
         ("venom-echo", "packages/venom-echo/src/venom_echo/generated"),
         ("venom-notes", "examples/venom-notes/src/venom_notes/generated"),
     ):
+        report = Path(session.virtualenv.location).resolve().parent / f"conformance-{cli}.json"
         session.run(
-            "pytest", "tests/conformance", "--cli", cli, "--generated", generated,
-            "-p", "no:cacheprovider",
+            "venom-conformance", "--cli", cli, "--generated", generated,
+            "--report-json", str(report),
         )  # fmt: skip
 
 
@@ -162,7 +164,8 @@ def mutation(session: nox.Session) -> None:
     """The conformance suite against deliberately broken daemons; prints the kill ratio.
 
     Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo or
-    venom-notes at run time; a mutant is killed when the suite fails against it.
+    venom-notes at run time; a mutant is killed when the shipped suite (`venom-conformance`)
+    fails against it.
     """
     sync(session, "--all-packages")
     mutants = session.posargs or MUTANTS
@@ -173,8 +176,7 @@ def mutation(session: nox.Session) -> None:
             runs += 1
             env = {"PYTHONPATH": "tests/conformance/mutants", "VENOM_MUTANT": mutant}
             out = session.run(
-                "pytest", "tests/conformance", "--cli", cli, "-x", "-q", "-rf",
-                "-p", "no:cacheprovider",
+                "venom-conformance", "--cli", cli, "-x", "-q", "-rf",
                 env=env, silent=True, success_codes=[0, 1, 2, 3, 4],
             )  # fmt: skip
             lines = str(out).splitlines()

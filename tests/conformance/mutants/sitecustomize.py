@@ -1,7 +1,8 @@
 """Deliberately broken daemons for the mutation check (`nox -s mutation`).
 
 Put this directory on PYTHONPATH and name one mutant in VENOM_MUTANT: the daemon and CLI then
-start with one MUST broken, and the conformance suite is expected to fail.
+start with one MUST broken, and the conformance suite (`venom-conformance`, the shipped
+`venom_mcp.conformance`) is expected to fail.
 """
 
 from __future__ import annotations
@@ -225,6 +226,7 @@ MUTANTS = {
 }
 
 _chosen = os.environ.get("VENOM_MUTANT")
+_program = os.path.basename(sys.argv[0] if sys.argv else "")
 # Only the target's processes (daemon, CLI, MCP adapter) are broken, never the suite itself.
-if _chosen and "pytest" not in os.path.basename(sys.argv[0] if sys.argv else ""):
+if _chosen and "pytest" not in _program and _program != "venom-conformance":
     MUTANTS[_chosen]()

@@ -9,7 +9,8 @@ import subprocess
 import time
 
 import pytest
-from conformance_kit import (
+
+from venom_mcp.conformance._kit import (
     Daemon,
     exchange,
     hello_line,
@@ -17,7 +18,7 @@ from conformance_kit import (
     not_applicable,
     request_line,
 )
-from conformance_model import TargetModel, endless
+from venom_mcp.conformance._model import TargetModel, endless
 
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
 

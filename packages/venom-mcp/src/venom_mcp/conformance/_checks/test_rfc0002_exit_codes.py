@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from conformance_kit import RESOURCES, TIMEOUT, Daemon, mask_messages, not_applicable
-from conformance_model import TargetModel, cli_text, cli_words, endless, flag
+
+from venom_mcp.conformance._kit import RESOURCES, TIMEOUT, Daemon, mask_messages, not_applicable
+from venom_mcp.conformance._model import TargetModel, cli_text, cli_words, endless, flag
 
 CLASS_EXIT = {
     "failed": 1,

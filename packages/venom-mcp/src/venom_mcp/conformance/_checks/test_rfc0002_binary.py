@@ -6,8 +6,9 @@ import json
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon, request_line
-from conformance_model import TargetModel, finite
+
+from venom_mcp.conformance._kit import Conn, Daemon, request_line
+from venom_mcp.conformance._model import TargetModel, finite
 
 HELLO_PAYLOAD = (
     b'{"proto":[1],"client":{"name":"venom-echo","version":"0.1.0"},'

@@ -8,8 +8,9 @@ import signal
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon, hello_line, not_applicable, request_line
-from conformance_model import TargetModel, finite
+
+from venom_mcp.conformance._kit import Conn, Daemon, hello_line, not_applicable, request_line
+from venom_mcp.conformance._model import TargetModel, finite
 
 
 def read_frames_until_closed(c: Conn) -> list[tuple[int, int, bytes]]:

@@ -9,10 +9,11 @@ from typing import Any
 
 import anyio
 import pytest
-from conformance_kit import TIMEOUT, Daemon
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
+
+from venom_mcp.conformance._kit import TIMEOUT, Daemon
 
 pytestmark = [pytest.mark.anyio, pytest.mark.uses_verbs("echo")]
 

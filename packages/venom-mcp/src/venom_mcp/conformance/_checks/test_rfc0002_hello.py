@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conformance_kit import Daemon, exchange, not_applicable
+
+from venom_mcp.conformance._kit import Daemon, exchange, not_applicable
 
 
 @pytest.mark.rfc("RFC-0002 §6.5")

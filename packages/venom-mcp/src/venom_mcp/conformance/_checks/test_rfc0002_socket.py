@@ -10,8 +10,9 @@ import stat
 import subprocess
 
 import pytest
-from conformance_kit import TIMEOUT, Daemon, not_applicable, request_line
-from conformance_model import TargetModel, endless
+
+from venom_mcp.conformance._kit import TIMEOUT, Daemon, not_applicable, request_line
+from venom_mcp.conformance._model import TargetModel, endless
 
 
 @pytest.mark.rfc("RFC-0002 §2.4")

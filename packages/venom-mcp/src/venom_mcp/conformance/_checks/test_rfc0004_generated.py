@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_kit import Daemon, exchange, not_applicable
-from conformance_model import TargetModel, cli_words, current, flag, mcp_name
+
+from venom_mcp.conformance._kit import Daemon, exchange, not_applicable
+from venom_mcp.conformance._model import TargetModel, cli_words, current, flag, mcp_name
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

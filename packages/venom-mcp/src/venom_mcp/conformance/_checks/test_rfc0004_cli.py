@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conformance_kit import Daemon, mask_messages
+
+from venom_mcp.conformance._kit import Daemon, mask_messages
 
 USAGE = 2
 
