@@ -156,6 +156,11 @@ MUTANTS = (
     "mcp_no_default_insertion",
     "cli_repeated_flag_last_wins",
     "mcp_catalog_drops_defaults",
+    "caps_not_intersected",
+    "max_frame_not_applied_in_binary",
+    "foreign_uid_served",
+    "mcp_unknown_tool_is_tool_error",
+    "cli_stream_json_prints_final_ok",
 )
 
 
