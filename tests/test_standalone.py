@@ -29,9 +29,11 @@ def _uv() -> str:
     return found
 
 
-def _run(cmd: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+def _run(
+    cmd: list[str], timeout: float = TIMEOUT, **options: object
+) -> subprocess.CompletedProcess[str]:
     run = subprocess.run(
-        cmd, capture_output=True, text=True, timeout=TIMEOUT, check=False, **options
+        cmd, capture_output=True, text=True, timeout=timeout, check=False, **options
     )  # type: ignore[call-overload]
     assert run.returncode == 0, f"{' '.join(cmd)}\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
     return run  # type: ignore[no-any-return]
@@ -52,6 +54,7 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return dist
 
 
+@pytest.mark.timeout(1800)  # its tests run the whole conformance suite against its daemon
 def test_a_standalone_project_installs_from_wheels_and_passes_its_tests(
     wheels: Path, tmp_path: Path
 ) -> None:
@@ -77,10 +80,13 @@ def test_a_standalone_project_installs_from_wheels_and_passes_its_tests(
     where = _run([python, "-c", "import venom_gen, venom_mcp; print(venom_gen.__file__)"],
                  cwd=tmp_path, env=_clean_env())  # fmt: skip
     assert Path(where.stdout.strip()).resolve().is_relative_to(venv.resolve())
+    assert (venv / "bin" / "venom-conformance").is_file()  # the suite's one documented command
 
     env = _clean_env(PATH=f"{venv / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
-    tests = _run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, env=env)
-    assert "14 passed" in tests.stdout, tests.stdout[-2000:]
+    # Its tests include the conformance suite, run from the installed venom-mcp (no checkout).
+    tests = _run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, env=env,
+                 timeout=1800)  # fmt: skip
+    assert "15 passed" in tests.stdout, tests.stdout[-2000:]
 
 
 def test_new_without_standalone_outside_a_workspace_says_so(tmp_path: Path) -> None:

@@ -292,12 +292,15 @@ class Conn:
 #: The uid a foreign peer runs as (``nobody`` on most systems).
 FOREIGN_UID = 65534
 
-#: The foreign peer: connect, send a ping, report what came back (``reset`` on ECONNRESET).
+#: The foreign peer: connect (``connected``), send a ping, report what came back: the bytes,
+#: or ``closed`` when the daemon closed first (EPIPE, ECONNRESET), as RFC-0002 §2.4 allows.
 FOREIGN_PEER = (
     "import socket,sys\n"
     "s=socket.socket(socket.AF_UNIX);s.settimeout(5);s.connect(sys.argv[1])\n"
-    's.sendall(b\'{"id":1,"verb":"ping"}\\n\');print(\'sent\',flush=True)\n'
-    "try:\n print(repr(s.recv(100)))\nexcept ConnectionResetError:\n print('reset')\n"
+    "print('connected',flush=True)\n"
+    "try:\n"
+    ' s.sendall(b\'{"id":1,"verb":"ping"}\\n\');print(repr(s.recv(100)))\n'
+    "except (BrokenPipeError,ConnectionResetError):\n print('closed')\n"
 )
 
 

@@ -42,6 +42,7 @@ LAYOUT: Final[dict[str, str]] = {
     "test_model.py.tmpl": "tests/test_{module}_model.py",
     "test_handlers.py.tmpl": "tests/test_{module}_handlers.py",
     "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
+    "test_conformance.py.tmpl": "tests/test_{module}_conformance.py",
 }
 
 _WORKSPACE_TAIL = """

@@ -58,6 +58,49 @@ def test_overview_session_through_socat(daemon: Daemon) -> None:
     )
 
 
+@pytest.mark.rfc("RFC-0002 §1")
+def test_a_session_through_socat(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §1: the overview's session on any daemon: hello, a call, a call missing its
+    required param, through socat as the RFC shows; one line per reply, in order."""
+    if shutil.which("socat") is None:
+        not_applicable("socat is not installed")
+    verbs = [
+        v
+        for v in model.product_verbs()
+        if v["grant"] in ("none", "read") and any(p.get("required") for p in v["params"])
+    ]  # fmt: skip (socat presents no credentials: a verb needing more is denied first)
+    bad = (
+        request_line(3, verbs[0]["name"], {})
+        if verbs
+        else b'{"id":3,"verb":"ping","params":{"zz_unknown":1}}'
+    )
+    script = b"\n".join([HELLO, b'{"id":2,"verb":"ping","params":{}}', bad])
+    out = subprocess.run(
+        ["socat", "-t", "5", "-", f"UNIX-CONNECT:{daemon.socket}"],
+        input=script + b"\n",
+        capture_output=True,
+        timeout=10,
+        check=True,
+    ).stdout.splitlines()
+    assert len(out) == 3
+    hello = json.loads(out[0])
+    assert hello["id"] == 1
+    assert hello["ok"]["proto"] == 1
+    assert hello["ok"]["server"]["name"] == daemon.target.tool
+    assert hello["ok"]["caps"] == ["cancel"]
+    assert hello["ok"]["max_frame"] == 1048576
+    assert out[1] == b'{"id":2,"ok":{}}'
+    error = json.loads(out[2])
+    assert error["id"] == 3
+    if verbs:
+        name = next(p["name"] for p in verbs[0]["params"] if p.get("required"))
+        want = {"code": "invalid_params.missing", "data": {"param": name}}
+    else:
+        want = {"code": "invalid_params.unknown", "data": {"param": "zz_unknown"}}
+    assert isinstance(error["error"].pop("message"), str)
+    assert error["error"] == want
+
+
 @pytest.mark.rfc("RFC-0002 §3")
 @pytest.mark.parametrize("first", [b"G", b"\xf6", b"\xff", b"\x00", b"["])
 def test_rejected_first_byte_gets_one_line_then_close(daemon: Daemon, first: bytes) -> None:
