@@ -226,6 +226,26 @@ def test_spaced_and_dotted_spellings_run_one_verb(daemon: Daemon, model: TargetM
 
 
 @pytest.mark.rfc("RFC-0004 §4")
+def test_a_prefix_verb_runs_itself_without_a_child_token(
+    daemon: Daemon, model: TargetModel
+) -> None:
+    """RFC-0004 §4: a verb that is a prefix of another (`skill`, `skill.install`) runs itself
+    when no child token follows: the same as over the socket."""
+    names = {v["name"] for v in model.cli_verbs()}
+    found = [v for v in _safe(model) if any(n.startswith(v["name"] + ".") for n in names)]
+    if not found:
+        not_applicable("the model declares no read-only verb that is a prefix of another")
+    verb = found[0]["name"]
+    r = daemon.cli("--json", *cli_words(verb))
+    with daemon.connect() as c:
+        c.send_lines(daemon.owner_hello(), request_line(1, verb, {}))
+        c.until_id(0)
+        wire = c.until_id(1)[-1]
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert json.loads(r.stdout) == wire["ok"]
+
+
+@pytest.mark.rfc("RFC-0004 §4")
 def test_global_options_may_precede_or_follow(daemon: Daemon) -> None:
     """RFC-0004 §4: a global option may come before the command or after it (ping: `{}`)."""
     for argv in (["--json", "ping"], ["ping", "--json"]):
