@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 from pathlib import Path
 
 import nox
@@ -164,34 +166,58 @@ MUTANTS = (
 )
 
 
+#: The survivors of issue 28 (rules every daemon keeps), also run on a freshly scaffolded daemon.
+ANY_DAEMON_MUTANTS = (
+    "caps_not_intersected",
+    "max_frame_not_applied_in_binary",
+    "foreign_uid_served",
+    "mcp_unknown_tool_is_tool_error",
+    "cli_stream_json_prints_final_ok",
+)
+
+
 @nox.session(python=PYTHON)
 def mutation(session: nox.Session) -> None:
     """The conformance suite against deliberately broken daemons; prints the kill ratio.
 
-    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo or
-    venom-notes at run time; a mutant is killed when the shipped suite (`venom-conformance`)
-    fails against it.
+    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo,
+    venom-notes or a daemon `venom-gen new` scaffolds here (the any-daemon mutants) at run time;
+    a mutant is killed when the shipped suite (`venom-conformance`) fails against it.
     """
     sync(session, "--all-packages")
     mutants = session.posargs or MUTANTS
+    scratch = Path(session.virtualenv.location).resolve().parent / "mutation.scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    session.run(
+        "venom-gen", "new", "venom-kv", "--dest", str(scratch / "venom-kv"), "--standalone",
+        silent=True,
+    )  # fmt: skip
+    python = str(Path(session.virtualenv.location) / "bin" / "python")
+    scaffolded = ["--cli", shlex.join([python, "-m", "venom_kv"]), "--tool", "venom-kv"]
+    targets = (
+        ("venom-echo", ["--cli", "venom-echo"], "", mutants),
+        ("venom-notes", ["--cli", "venom-notes"], "", mutants),
+        ("venom-kv", scaffolded, f"{scratch / 'venom-kv' / 'src'}{os.pathsep}",
+         [m for m in mutants if m in ANY_DAEMON_MUTANTS]),
+    )  # fmt: skip
     survivors: list[str] = []
     runs = 0
-    for cli in ("venom-echo", "venom-notes"):
-        for mutant in mutants:
+    for name, target, path, chosen in targets:
+        for mutant in chosen:
             runs += 1
-            env = {"PYTHONPATH": "tests/conformance/mutants", "VENOM_MUTANT": mutant}
+            env = {"PYTHONPATH": f"{path}tests/conformance/mutants", "VENOM_MUTANT": mutant}
             out = session.run(
-                "venom-conformance", "--cli", cli, "-x", "-q", "-rf",
+                "venom-conformance", *target, "-x", "-q", "-rf",
                 env=env, silent=True, success_codes=[0, 1, 2, 3, 4],
             )  # fmt: skip
             lines = str(out).splitlines()
             failed = [line.split()[1] for line in lines if line.startswith("FAILED ")]
             if failed:
-                session.log(f"killed: {cli} / {mutant} by {failed[0]}")
+                session.log(f"killed: {name} / {mutant} by {failed[0]}")
             else:
                 # A mutant that broke start-up, or that no check caught, is no kill.
-                survivors.append(f"{cli} / {mutant}")
-                session.log(f"SURVIVED: {cli} / {mutant}: {lines[-1:]}")
+                survivors.append(f"{name} / {mutant}")
+                session.log(f"SURVIVED: {name} / {mutant}: {lines[-1:]}")
     session.log(f"mutation: {runs - len(survivors)} of {runs} mutants killed")
     if survivors:
         session.error("survived: " + ", ".join(survivors))
