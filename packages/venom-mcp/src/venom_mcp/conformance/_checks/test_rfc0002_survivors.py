@@ -53,7 +53,7 @@ def _big_result(daemon: Daemon, model: TargetModel) -> str:
             daemon.owner_hello(), *(request_line(f"v{i}", n, {}) for i, n in enumerate(safe))
         )
         replies = {json.loads(line)["id"]: len(line) for line in c.lines(len(safe) + 1)}
-    big = [n for i, n in enumerate(safe) if replies.get(f"v{i}", 0) + 1 > 4096]
+    big: list[str] = [n for i, n in enumerate(safe) if replies.get(f"v{i}", 0) + 1 > 4096]
     if not big:
         not_applicable("the model declares no read-only verb whose result passes 4096 bytes")
     return big[0]
