@@ -222,7 +222,7 @@ def _applicable(request: pytest.FixtureRequest) -> None:
         missing = [v for v in marker.args if v not in m.verbs]
         if missing:
             not_applicable(
-                f"an RFC trace replayed byte for byte, of verbs the model lacks: {', '.join(missing)}"
+                f"an RFC trace replayed byte for byte; the model lacks {', '.join(missing)}"
             )
     for marker in request.node.iter_markers("bundles"):
         missing = [b for b in marker.args if b not in m.bundles()]
