@@ -259,7 +259,10 @@ def _foreign_uid_served() -> None:
 
 def _mcp_unknown_tool_is_tool_error() -> None:
     # An unknown MCP tool is answered as a tool error (isError) instead of JSON-RPC -32602
-    # (RFC-0004 §5).
+    # (RFC-0004 §5). Only in the adapter's process (`TOOL mcp`): importing the SDK into every
+    # CLI call would slow them, and a timing-bound check could then catch it for another reason.
+    if "mcp" not in sys.argv[1:]:
+        return
     from venom_mcp import adapter
     from venom_proto import VenomError
 
