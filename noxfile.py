@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 from pathlib import Path
 
 import nox
@@ -135,22 +137,24 @@ def integration(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def conformance(session: nox.Session) -> None:
-    """Black-box RFC conformance suite; `-- --cli CMD [--daemon CMD]` checks another daemon.
+    """The black-box RFC conformance suite as shipped (`venom-conformance`, venom-mcp's
+    `conformance` extra); `-- --cli CMD [--daemon CMD]` checks another daemon.
 
-    Without options it checks venom-echo, then venom-notes (a second product built on the
-    toolkit, proving the suite is not tied to venom-echo).
+    Without options it checks venom-echo, then venom-notes, each writing its summary per RFC
+    section to `.nox/conformance-TOOL.json`.
     """
     sync(session, "--all-packages")
     if session.posargs:
-        session.run("pytest", "tests/conformance", *session.posargs)
+        session.run("venom-conformance", *session.posargs)
         return
     for cli, generated in (
         ("venom-echo", "packages/venom-echo/src/venom_echo/generated"),
         ("venom-notes", "examples/venom-notes/src/venom_notes/generated"),
     ):
+        report = Path(session.virtualenv.location).resolve().parent / f"conformance-{cli}.json"
         session.run(
-            "pytest", "tests/conformance", "--cli", cli, "--generated", generated,
-            "-p", "no:cacheprovider",
+            "venom-conformance", "--cli", cli, "--generated", generated,
+            "--report-json", str(report),
         )  # fmt: skip
 
 
@@ -177,6 +181,21 @@ MUTANTS = (
     "mcp_no_default_insertion",
     "cli_repeated_flag_last_wins",
     "mcp_catalog_drops_defaults",
+    "caps_not_intersected",
+    "max_frame_not_applied_in_binary",
+    "foreign_uid_served",
+    "mcp_unknown_tool_is_tool_error",
+    "cli_stream_json_prints_final_ok",
+)
+
+
+#: The survivors of issue 28 (rules every daemon keeps), also run on a freshly scaffolded daemon.
+ANY_DAEMON_MUTANTS = (
+    "caps_not_intersected",
+    "max_frame_not_applied_in_binary",
+    "foreign_uid_served",
+    "mcp_unknown_tool_is_tool_error",
+    "cli_stream_json_prints_final_ok",
 )
 
 
@@ -184,30 +203,44 @@ MUTANTS = (
 def mutation(session: nox.Session) -> None:
     """The conformance suite against deliberately broken daemons; prints the kill ratio.
 
-    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo or
-    venom-notes at run time; a mutant is killed when the suite fails against it.
+    Each mutant (tests/conformance/mutants/sitecustomize.py) breaks one MUST of venom-echo,
+    venom-notes or a daemon `venom-gen new` scaffolds here (the any-daemon mutants) at run time;
+    a mutant is killed when the shipped suite (`venom-conformance`) fails against it.
     """
     sync(session, "--all-packages")
     mutants = session.posargs or MUTANTS
+    scratch = Path(session.virtualenv.location).resolve().parent / "mutation.scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    session.run(
+        "venom-gen", "new", "venom-kv", "--dest", str(scratch / "venom-kv"), "--standalone",
+        silent=True,
+    )  # fmt: skip
+    python = str(Path(session.virtualenv.location) / "bin" / "python")
+    scaffolded = ["--cli", shlex.join([python, "-m", "venom_kv"]), "--tool", "venom-kv"]
+    targets = (
+        ("venom-echo", ["--cli", "venom-echo"], "", mutants),
+        ("venom-notes", ["--cli", "venom-notes"], "", mutants),
+        ("venom-kv", scaffolded, f"{scratch / 'venom-kv' / 'src'}{os.pathsep}",
+         [m for m in mutants if m in ANY_DAEMON_MUTANTS]),
+    )  # fmt: skip
     survivors: list[str] = []
     runs = 0
-    for cli in ("venom-echo", "venom-notes"):
-        for mutant in mutants:
+    for name, target, path, chosen in targets:
+        for mutant in chosen:
             runs += 1
-            env = {"PYTHONPATH": "tests/conformance/mutants", "VENOM_MUTANT": mutant}
+            env = {"PYTHONPATH": f"{path}tests/conformance/mutants", "VENOM_MUTANT": mutant}
             out = session.run(
-                "pytest", "tests/conformance", "--cli", cli, "-x", "-q", "-rf",
-                "-p", "no:cacheprovider",
+                "venom-conformance", *target, "-x", "-q", "-rf",
                 env=env, silent=True, success_codes=[0, 1, 2, 3, 4],
             )  # fmt: skip
             lines = str(out).splitlines()
             failed = [line.split()[1] for line in lines if line.startswith("FAILED ")]
             if failed:
-                session.log(f"killed: {cli} / {mutant} by {failed[0]}")
+                session.log(f"killed: {name} / {mutant} by {failed[0]}")
             else:
                 # A mutant that broke start-up, or that no check caught, is no kill.
-                survivors.append(f"{cli} / {mutant}")
-                session.log(f"SURVIVED: {cli} / {mutant}: {lines[-1:]}")
+                survivors.append(f"{name} / {mutant}")
+                session.log(f"SURVIVED: {name} / {mutant}: {lines[-1:]}")
     session.log(f"mutation: {runs - len(survivors)} of {runs} mutants killed")
     if survivors:
         session.error("survived: " + ", ".join(survivors))

@@ -16,7 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RFCS = ROOT / "rfcs"
 MATRIX = RFCS / "conformance-matrix.md"
-CONFORMANCE = ROOT / "tests" / "conformance"
+#: The black-box suite, shipped in venom-mcp (`venom_mcp.conformance`): its checks' node ids
+#: are paths from the repository root like any other test's.
+CONFORMANCE = ROOT / "packages" / "venom-mcp" / "src" / "venom_mcp" / "conformance" / "_checks"
 
 #: Matrix ID prefix per RFC.
 PREFIX = {"RFC-0002": "W", "RFC-0004": "S"}
@@ -204,10 +206,10 @@ def test_no_must_level_gaps() -> None:
 
 
 def test_every_conformance_marker_section_has_rows() -> None:
-    """Each ``@pytest.mark.rfc`` section of tests/conformance appears in the § column."""
+    """Each ``@pytest.mark.rfc`` section of the suite's checks appears in the § column."""
     sections = {(row.id[0], row.section) for row in rows()}
     marks = _rfc_markers()
-    assert marks, "no @pytest.mark.rfc markers found in tests/conformance"
+    assert marks, f"no @pytest.mark.rfc markers found in {CONFORMANCE}"
     missing = [
         f"{file}: {rfc} §{section}"
         for file, rfc, section in sorted(marks)

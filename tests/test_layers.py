@@ -119,7 +119,13 @@ def test_each_member_declares_every_third_party_package_it_imports(member: Membe
         if dist is None or dist in declared:
             continue
         # Only venom-gen's build time may use its ``dev`` extra (the developer CLI: typer), and
-        # only its test kit the ``testing`` extra (the pytest plugin: pytest).
+        # only its test kit the ``testing`` extra (the pytest plugin: pytest); venom-mcp's
+        # conformance suite its ``conformance`` extra (pytest).
+        if member.name == "venom-mcp":
+            suite = f"{member.module}.conformance"
+            assert top not in _imports(member, exclude=suite), f"only {suite} may import {top}"
+            assert dist in extras.get("conformance", set()), (top, dist)
+            continue
         assert member.name == "venom-gen", (top, dist)
         if top in kit:
             assert dist in extras.get("testing", set()), (top, dist)
@@ -153,7 +159,11 @@ def test_the_developer_cli_is_an_extra_and_nothing_else_is() -> None:
         "reload": ["watchfiles"],
         "testing": ["pytest"],
     }
-    assert all(not m.extras for m in members() if m.name != "venom-gen")
+    mcp = _members()[canonicalize_name("venom-mcp")]
+    assert {e: [Requirement(str(r)).name for r in reqs] for e, reqs in mcp.extras} == {
+        "conformance": ["pytest"]
+    }
+    assert all(not m.extras for m in members() if m.name not in ("venom-gen", "venom-mcp"))
 
 
 def test_members_have_static_versions_and_src_layout() -> None:

@@ -35,9 +35,11 @@ def _uv() -> str:
     return found
 
 
-def _run(cmd: list[str], **options: object) -> subprocess.CompletedProcess[str]:
+def _run(
+    cmd: list[str], timeout: float = TIMEOUT, **options: object
+) -> subprocess.CompletedProcess[str]:
     run = subprocess.run(
-        cmd, capture_output=True, text=True, timeout=TIMEOUT, check=False, **options
+        cmd, capture_output=True, text=True, timeout=timeout, check=False, **options
     )  # type: ignore[call-overload]
     assert run.returncode == 0, f"{' '.join(cmd)}\n{run.stdout[-3000:]}{run.stderr[-3000:]}"
     return run  # type: ignore[no-any-return]

@@ -1,7 +1,8 @@
 """Deliberately broken daemons for the mutation check (`nox -s mutation`).
 
 Put this directory on PYTHONPATH and name one mutant in VENOM_MUTANT: the daemon and CLI then
-start with one MUST broken, and the conformance suite is expected to fail.
+start with one MUST broken, and the conformance suite (`venom-conformance`, the shipped
+`venom_mcp.conformance`) is expected to fail.
 """
 
 from __future__ import annotations
@@ -209,6 +210,97 @@ def _mcp_catalog_drops_defaults() -> None:
     setattr(deps, "build_catalog", patched)  # noqa: B010
 
 
+def _caps_not_intersected() -> None:
+    # hello grants every capability the server has, not the intersection with the client's
+    # request (RFC-0002 §6.2/§6.3).
+    import dataclasses
+    import importlib
+
+    module = importlib.import_module("venom_proto._core.server_connection")
+    negotiate = module.negotiate_hello
+
+    def patched(params: Any, **kwargs: Any) -> Any:
+        outcome = negotiate(params, **kwargs)
+        everything = frozenset(kwargs["caps"])
+        result = dict(outcome.result or {}, caps=sorted(everything))
+        return dataclasses.replace(outcome, caps=everything, result=result)
+
+    setattr(module, "negotiate_hello", patched)  # noqa: B010
+
+
+def _max_frame_not_applied_in_binary() -> None:
+    # A max_frame lowered by a binary HELLO is not applied to incoming frames (RFC-0002 §5-6);
+    # NDJSON lines keep it.
+    cls = _server_connection()
+    settle = cls._settle
+
+    def patched(self: Any, outcome: Any, trigger: Any) -> None:
+        settle(self, outcome, trigger)
+        if self._frames is not None:
+            self._frames.limit(1048576)
+
+    cls._settle = patched
+
+
+def _foreign_uid_served() -> None:
+    # A peer of another uid is served like the owner (RFC-0002 §2.4).
+    import dataclasses
+    import importlib
+
+    accept = importlib.import_module("venom_proto._server.accept")
+    credentials = accept.peer_credentials
+
+    def patched(conn: Any) -> Any:
+        creds = credentials(conn)
+        return None if creds is None else dataclasses.replace(creds, uid=os.geteuid())
+
+    setattr(accept, "peer_credentials", patched)  # noqa: B010
+
+
+def _mcp_unknown_tool_is_tool_error() -> None:
+    # An unknown MCP tool is answered as a tool error (isError) instead of JSON-RPC -32602
+    # (RFC-0004 §5). Only in the adapter's process (`TOOL mcp`): importing the SDK into every
+    # CLI call would slow them, and a timing-bound check could then catch it for another reason.
+    if "mcp" not in sys.argv[1:]:
+        return
+    from venom_mcp import adapter
+    from venom_proto import VenomError
+
+    class Lenient(dict):  # type: ignore[type-arg]
+        def __contains__(self, key: object) -> bool:
+            return True
+
+    init, validate = adapter.Tools.__init__, adapter.Tools.validate
+
+    def patched_init(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self.verbs = Lenient(self.verbs)
+
+    def patched_validate(self: Any, name: str, arguments: Any) -> Any:
+        if not dict.__contains__(self.verbs, name):
+            raise VenomError("not_found.tool", f"no tool {name}")
+        return validate(self, name, arguments)
+
+    setattr(adapter.Tools, "__init__", patched_init)  # noqa: B010
+    setattr(adapter.Tools, "validate", patched_validate)  # noqa: B010
+
+
+def _cli_stream_json_prints_final_ok() -> None:
+    # Under --json a streaming verb's final ok is printed after its items (RFC-0004 §4).
+    import importlib
+
+    call = importlib.import_module("venom_gen.cli._call")
+    exchange = call._exchange
+
+    def patched(client: Any, out: Any, verb: Any, compiled: Any, params: Any) -> int:
+        status: int = exchange(client, out, verb, compiled, params)
+        if verb.get("streams") and out.json:
+            out.value({"final": True})
+        return status
+
+    setattr(call, "_exchange", patched)  # noqa: B010
+
+
 MUTANTS = {
     "cli_repeated_flag_last_wins": _cli_repeated_flag_last_wins,
     "mcp_catalog_drops_defaults": _mcp_catalog_drops_defaults,
@@ -222,9 +314,15 @@ MUTANTS = {
     "socket_env_ignored": _socket_env_ignored,
     "digest_not_rfc": _digest_not_rfc,
     "cli_skips_runtime_dir_check": _cli_skips_runtime_dir_check,
+    "caps_not_intersected": _caps_not_intersected,
+    "max_frame_not_applied_in_binary": _max_frame_not_applied_in_binary,
+    "foreign_uid_served": _foreign_uid_served,
+    "mcp_unknown_tool_is_tool_error": _mcp_unknown_tool_is_tool_error,
+    "cli_stream_json_prints_final_ok": _cli_stream_json_prints_final_ok,
 }
 
 _chosen = os.environ.get("VENOM_MUTANT")
+_program = os.path.basename(sys.argv[0] if sys.argv else "")
 # Only the target's processes (daemon, CLI, MCP adapter) are broken, never the suite itself.
-if _chosen and "pytest" not in os.path.basename(sys.argv[0] if sys.argv else ""):
+if _chosen and "pytest" not in _program and _program != "venom-conformance":
     MUTANTS[_chosen]()

@@ -47,6 +47,7 @@ LAYOUT: Final[dict[str, str]] = {
     "test_handlers.py.tmpl": "tests/test_{module}_handlers.py",
     "test_surfaces.py.tmpl": "tests/test_{module}_surfaces.py",
     "test_release.py.tmpl": "tests/test_{module}_release.py",
+    "test_conformance.py.tmpl": "tests/test_{module}_conformance.py",
 }
 #: The source of the verbs, by path: a Python declaration (the default), or a ZON manifest.
 PYTHON_LAYOUT: Final[dict[str, str]] = {"declaration.py.tmpl": "src/{module}/declaration.py"}

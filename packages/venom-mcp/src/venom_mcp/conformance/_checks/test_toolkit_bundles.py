@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conformance_kit import Daemon, exchange, hello_line
+
+from venom_mcp.conformance._kit import Daemon, exchange, hello_line
 
 
 @pytest.mark.bundles("agent")

@@ -11,10 +11,9 @@ import json
 import math
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from conformance_kit import Daemon
+from venom_mcp.conformance._kit import Daemon, call, not_applicable
 
 #: The model's ``dispatch`` values of verbs no daemon request reaches (RFC-0004 §7).
 LOCAL, TRANSPORT = "local", "transport"
@@ -34,8 +33,6 @@ def current() -> TargetModel:
 
 def fetch_model(d: Daemon) -> dict[str, Any]:
     """The model from the daemon's ``manifest`` verb; its text must hash to the digest."""
-    from conformance_kit import call
-
     reply = call(d, "manifest", rid="manifest")
     if "error" in reply:
         raise ValueError(
@@ -318,8 +315,6 @@ def finite(model: TargetModel) -> tuple[str, dict[str, Any]]:
 def _or_not_applicable(
     found: tuple[str, dict[str, Any]] | None, reason: str
 ) -> tuple[str, dict[str, Any]]:
-    from conformance_kit import not_applicable
-
     if found is None:
         not_applicable(reason)
         raise AssertionError("unreachable")

@@ -8,8 +8,9 @@ import signal
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon, hello_line, not_applicable, request_line
-from conformance_model import TargetModel, finite
+
+from venom_mcp.conformance._kit import Conn, Daemon, not_applicable, request_line
+from venom_mcp.conformance._model import TargetModel, finite
 
 
 def read_frames_until_closed(c: Conn) -> list[tuple[int, int, bytes]]:
@@ -39,17 +40,59 @@ def test_finite_stream_has_one_final_response_then_nothing(
     assert after == [{"id": 2, "ok": {}}]
 
 
+def _big_result(daemon: Daemon, model: TargetModel) -> str:
+    """A verb the suite may call freely whose reply passes 4096 bytes (the lowest max_frame),
+    found by calling each; not applicable when the model has none."""
+    safe = [
+        v["name"] for v in model.daemon_verbs()
+        if v["grant"] in ("none", "read") and not v.get("streams")
+        and not any(p.get("required") for p in v["params"])
+    ]  # fmt: skip
+    with daemon.connect() as c:
+        c.send_lines(
+            daemon.owner_hello(), *(request_line(f"v{i}", n, {}) for i, n in enumerate(safe))
+        )
+        replies = {json.loads(line)["id"]: len(line) for line in c.lines(len(safe) + 1)}
+    big: list[str] = [n for i, n in enumerate(safe) if replies.get(f"v{i}", 0) + 1 > 4096]
+    if not big:
+        not_applicable("the model declares no read-only verb whose result passes 4096 bytes")
+    return big[0]
+
+
 @pytest.mark.rfc("RFC-0002 §6.2")
 def test_negotiated_max_frame_applies_to_results(daemon: Daemon, model: TargetModel) -> None:
     """RFC-0002 §6.2: no reply line passes the negotiated max_frame; a big result is an error."""
-    if "manifest" not in model.verbs:
-        not_applicable("needs a verb with a result over 4096 bytes (manifest)")
+    verb = _big_result(daemon, model)
     with daemon.connect() as c:
-        c.send_lines(hello_line(max_frame=4096), b'{"id":1,"verb":"manifest"}')
+        c.send_lines(daemon.owner_hello(max_frame=4096), request_line(1, verb, {}))
         lines = c.lines(2)
     assert len(lines) == 2
     assert all(len(line) + 1 <= 4096 for line in lines)
     reply = json.loads(lines[1])
+    assert reply["id"] == 1
+    assert "error" in reply
+
+
+@pytest.mark.rfc("RFC-0002 §6.2")
+def test_negotiated_max_frame_applies_to_binary_replies(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §5.1/§6.2: on a binary connection too, no frame the server sends passes the
+    max_frame HELLO lowered; a result that would is answered with an error."""
+    verb = _big_result(daemon, model)
+    hello = json.loads(daemon.owner_hello(max_frame=4096))["params"]
+    payload = json.dumps(hello).encode()
+    with daemon.connect() as c:
+        c.sendall(b"\xf5" + struct.pack(">HII", 1, 0, len(payload)) + payload)
+        head = c.read(10)
+        assert struct.unpack(">HII", head)[:2] == (2, 0)
+        c.read(struct.unpack(">HII", head)[2])
+        request = request_line(1, verb, {})
+        c.sendall(struct.pack(">HII", 0x10, 0, len(request)) + request)
+        head = c.read(10)
+        type_, stream, length = struct.unpack(">HII", head)
+        body = c.read(length)
+    assert (type_, stream) == (0x10, 0)
+    assert length <= 4096
+    reply = json.loads(body)
     assert reply["id"] == 1
     assert "error" in reply
 

@@ -1,8 +1,10 @@
 """RFC-0004 §6: the generated docs, man pages, completions and skill the tool ships.
 
 Given ``--generated DIR`` (the directory holding ``docs/``, ``man/``, ``completions/`` and
-``SKILL.md``), each verb of the model must appear in each artifact; without it these checks are
-not applicable.
+``SKILL.md``), each verb of the model must appear in each artifact. Without it, the man pages
+and completions are read from the tool itself where its model has the commands that print them
+(``man --page NAME``, ``completion SHELL``: the agent bundle's); the Markdown and the shipped
+SKILL.md have no such command, so their checks are then not applicable.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conformance_kit import Daemon, exchange, not_applicable
-from conformance_model import TargetModel, cli_words, current, flag, mcp_name
+
+from venom_mcp.conformance._kit import Daemon, exchange, not_applicable
+from venom_mcp.conformance._model import TargetModel, cli_words, current, flag, mcp_name
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -22,12 +25,50 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("doc_verb", verbs, ids=[v["name"] for v in verbs])
 
 
+NO_GENERATED = "the tool's generated files, which only --generated names"
+
+
 @pytest.fixture(scope="module")
-def generated(pytestconfig: pytest.Config) -> Path:
+def shipped(pytestconfig: pytest.Config) -> Path | None:
     where = pytestconfig.getoption("--generated")
-    if where is None:
-        not_applicable("the suite was not told where the tool's generated files are (--generated)")
-    return Path(where)
+    return None if where is None else Path(where)
+
+
+@pytest.fixture(scope="module")
+def generated(shipped: Path | None) -> Path:
+    if shipped is None:
+        not_applicable(f"{NO_GENERATED} (the Markdown reference, SKILL.md)")
+        raise AssertionError("unreachable")
+    return shipped
+
+
+@pytest.fixture(scope="module")
+def completions(daemon: Daemon, model: TargetModel, shipped: Path | None) -> dict[str, str]:
+    """Each shell's completion script: shipped, else printed by `completion SHELL`."""
+    if shipped is not None:
+        return _texts(shipped, "completions", "*")
+    found = {}
+    for shell in ("bash", "zsh", "fish"):
+        if f"completion.{shell}" in model.verbs:
+            r = daemon.cli("completion", shell)
+            assert r.returncode == 0, (shell, r.stdout, r.stderr)
+            found[shell] = r.stdout
+    if not found:
+        not_applicable(f"{NO_GENERATED}, and the model declares no completion command")
+    return found
+
+
+def _man_page(daemon: Daemon, model: TargetModel, shipped: Path | None, name: str) -> str:
+    """The man page ``name``: shipped, else printed by `man --page NAME`."""
+    if shipped is not None:
+        pages = _texts(shipped, "man", "*.1")
+        assert name in pages, sorted(pages)
+        return pages[name]
+    if "man" not in model.verbs:
+        not_applicable(f"{NO_GENERATED}, and the model declares no man command")
+    r = daemon.cli("man", "--page", name.removesuffix(".1"))
+    assert r.returncode == 0, (name, r.stdout, r.stderr)
+    return r.stdout
 
 
 def _texts(root: Path, sub: str, pattern: str) -> dict[str, str]:
@@ -56,22 +97,21 @@ def test_docs_name_every_verb_and_flag(generated: Path, doc_verb: dict[str, Any]
 
 @pytest.mark.rfc("RFC-0004 §6")
 def test_man_page_per_verb_by_hyphenated_path(
-    generated: Path, model: TargetModel, doc_verb: dict[str, Any]
+    daemon: Daemon, model: TargetModel, shipped: Path | None, doc_verb: dict[str, Any]
 ) -> None:
     """RFC-0004 §6: man-page command paths use hyphens; each page names the verb's flags."""
-    pages = _texts(generated, "man", "*.1")
     name = f"{model.tool}-{'-'.join(cli_words(doc_verb['name']))}.1"
-    assert name in pages, sorted(pages)
-    page = _roff(pages[name])
+    page = _roff(_man_page(daemon, model, shipped, name))
     for p in doc_verb.get("params", []):
         assert flag(p["name"]) in page
 
 
 @pytest.mark.rfc("RFC-0004 §6")
-def test_completions_derive_the_same_tree(generated: Path, doc_verb: dict[str, Any]) -> None:
+def test_completions_derive_the_same_tree(
+    completions: dict[str, str], doc_verb: dict[str, Any]
+) -> None:
     """RFC-0004 §6: every shell's completion has each command word, the dotted alias, each flag."""
-    shells = _texts(generated, "completions", "*")
-    for shell, text in shells.items():
+    for shell, text in completions.items():
         for word in cli_words(doc_verb["name"]):
             assert word in text, shell
         if "." in doc_verb["name"]:

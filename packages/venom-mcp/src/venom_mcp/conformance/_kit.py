@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -285,6 +287,48 @@ class Conn:
             self.buf += chunk
         out, self.buf = self.buf, b""
         return out
+
+
+#: The uid a foreign peer runs as (``nobody`` on most systems).
+FOREIGN_UID = 65534
+
+#: The foreign peer: connect (``connected``), send a ping, report what came back: the bytes,
+#: or ``closed`` when the daemon closed first (EPIPE, ECONNRESET), as RFC-0002 §2.4 allows.
+FOREIGN_PEER = (
+    "import socket,sys\n"
+    "s=socket.socket(socket.AF_UNIX);s.settimeout(5);s.connect(sys.argv[1])\n"
+    "print('connected',flush=True)\n"
+    "try:\n"
+    ' s.sendall(b\'{"id":1,"verb":"ping"}\\n\');print(repr(s.recv(100)))\n'
+    "except (BrokenPipeError,ConnectionResetError):\n print('closed')\n"
+)
+
+
+def foreign_runner(uid: int, interpreters: Sequence[str] | None = None) -> list[str] | None:
+    """A command prefix that runs Python code as ``uid``, proven by running it; None if there
+    is none (not root, no setpriv, or no interpreter that uid may execute). The interpreter
+    runs isolated (``-I``): nothing of this environment (PYTHONPATH, a sitecustomize) is read.
+
+    The candidates are resolved to real paths (a shim under /root that runs ``python3`` is not
+    executable by another user), the running interpreter's first.
+    """
+    setpriv = shutil.which("setpriv")
+    if os.getuid() != 0 or setpriv is None:
+        return None
+    if interpreters is None:
+        interpreters = [sys.executable, *filter(None, [shutil.which("python3")])]
+    for candidate in dict.fromkeys(os.path.realpath(c) for c in interpreters):
+        runner = [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", candidate, "-I"]
+        try:
+            probe = subprocess.run(
+                [*runner, "-c", "import os,socket;print(os.getuid())"],
+                capture_output=True, text=True, timeout=TIMEOUT, cwd="/",
+            )  # fmt: skip
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if probe.returncode == 0 and probe.stdout.strip() == str(uid):
+            return runner
+    return None
 
 
 def exchange(d: Daemon, *lines: bytes, expect: int | None = None) -> list[bytes]:

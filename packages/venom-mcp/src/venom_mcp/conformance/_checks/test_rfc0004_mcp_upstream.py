@@ -12,9 +12,10 @@ from typing import Any
 
 import anyio
 import pytest
-from conformance_fake import RecordingDaemon
-from conformance_kit import TIMEOUT, Daemon, exchange, not_applicable
-from conformance_model import TargetModel, mcp_name, valid_value
+
+from venom_mcp.conformance._fake import RecordingDaemon
+from venom_mcp.conformance._kit import TIMEOUT, Daemon, exchange, not_applicable
+from venom_mcp.conformance._model import TargetModel, mcp_name, valid_value
 
 
 def _hello(daemon: Daemon) -> dict[str, Any]:

@@ -1,15 +1,16 @@
-"""The black-box conformance suite: it knows the RFCs, not the implementation.
+"""The pytest plugin of the black-box conformance suite: it knows the RFCs, not the
+implementation. ``venom_mcp.conformance.main`` loads it (``-p venom_mcp.conformance.plugin``).
 
 Options: ``--cli CMD`` (default ``TOOL``), ``--daemon CMD`` (default ``CLI serve``), ``--tool
 NAME`` (default: the CLI's program name, else the daemon's, else venom-echo; a guess is
-corrected by the socket the daemon creates), ``--model PATH``
-(the normalized model as JSON, for a daemon without the ``manifest`` verb), ``--auth JSON``
-(``hello.auth`` for the owner's grants), ``--generated DIR`` (the shipped docs, man pages,
-completions and SKILL.md), ``--stream 'VERB
-JSON'`` (a finite streaming call) and ``--endless-stream 'VERB JSON'`` (one that runs until
-cancelled). The daemon is started for real on a private runtime directory and reached only
-through its socket, its CLI and its MCP adapter. The checks of RFC-0004 are generated from the
-daemon's own model; a check the target gives no ground for is reported "not applicable".
+corrected by the socket the daemon creates), ``--model PATH`` (the normalized model as JSON, for
+a daemon without the ``manifest`` verb), ``--auth JSON`` (``hello.auth`` for the owner's
+grants), ``--generated DIR`` (the shipped docs, man pages, completions and SKILL.md), ``--stream
+'VERB JSON'`` (a finite streaming call), ``--endless-stream 'VERB JSON'`` (one that runs until
+cancelled) and ``--report-json PATH`` (the summary per RFC section, as JSON). The daemon is
+started for real on a private runtime directory and reached only through its socket, its CLI
+and its MCP adapter. Every check is derived from the daemon's own model; a check whose feature
+the model lacks (no streaming verb, no bundle) is reported "not applicable", naming it.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
-import conformance_model
 import pytest
-from conformance_kit import (
+
+from venom_gen.testing import PrivateDirs
+from venom_mcp.conformance import _model as conformance_model
+from venom_mcp.conformance._kit import (
     NOT_APPLICABLE,
     RESOURCES,
     Daemon,
@@ -34,9 +37,23 @@ from conformance_kit import (
     Target,
     not_applicable,
 )
-from conformance_model import TargetModel, fetch_model, load_model_file
+from venom_mcp.conformance._model import TargetModel, fetch_model, load_model_file
 
-from venom_gen.testing import PrivateDirs
+__all__ = (
+    "daemon",
+    "fresh",
+    "model",
+    "private_dirs",
+    "pytest_addoption",
+    "pytest_collection",
+    "pytest_configure",
+    "pytest_runtest_makereport",
+    "pytest_sessionfinish",
+    "pytest_terminal_summary",
+    "report",
+    "short_root",
+    "target",
+)
 
 atexit.register(RESOURCES.cleanup)
 
@@ -55,12 +72,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--endless-stream", default=None, help="'VERB JSON': a stream that runs until cancelled"
     )
+    group.addoption(
+        "--report-json", default=None, help="PATH: write the summary per RFC section as JSON"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     global _CONFIG
     _CONFIG = config
-    conformance_model.BOOT = suite
+    conformance_model.BOOT = _booted
     config.addinivalue_line("markers", "rfc(section): the RFC section a conformance test checks")
     config.addinivalue_line(
         "markers",
@@ -72,7 +92,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-def resolve_target(config: pytest.Config) -> Target:
+def _resolve_target(config: pytest.Config) -> Target:
     """The target from the options; a missing program is one clear usage error."""
     cli_opt, daemon_opt = config.getoption("--cli"), config.getoption("--daemon")
     tool = config.getoption("--tool")
@@ -92,12 +112,12 @@ def resolve_target(config: pytest.Config) -> Target:
     return Target(tool, daemon, cli, json.loads(auth) if auth else None, guessed=guessed)
 
 
-class Suite:
+class _Run:
     """The run's target, its shared daemon and the model read from it, made once."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.target = resolve_target(config)
+        self.target = _resolve_target(config)
         self._daemon: Daemon | None = None
         self._model: TargetModel | None = None
 
@@ -144,16 +164,16 @@ class Suite:
         RESOURCES.cleanup()
 
 
-_SUITE: Suite | None = None
+_SUITE: _Run | None = None
 _CONFIG: pytest.Config | None = None
 
 
-def suite() -> Suite:
+def _booted() -> _Run:
     """The booted suite; booted here when this directory is collected as part of a larger run."""
     global _SUITE
     if _SUITE is None:
         assert _CONFIG is not None
-        _SUITE = Suite(_CONFIG)
+        _SUITE = _Run(_CONFIG)
         try:
             _SUITE.boot()
         except BaseException:
@@ -165,38 +185,45 @@ def suite() -> Suite:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection(session: pytest.Session) -> None:
     """Boot before collecting: the generated checks are parametrized from the model."""
-    suite()
+    _booted()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
+    path = session.config.getoption("--report-json", None)
+    if path and _results:
+        Path(path).write_text(
+            json.dumps(report(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
     if _SUITE is not None:
         _SUITE.shutdown()
 
 
 @pytest.fixture(scope="session")
 def target() -> Target:
-    return suite().target
+    return _booted().target
 
 
 @pytest.fixture(scope="session")
 def model() -> TargetModel:
-    return suite().model
+    return _booted().model
 
 
 @pytest.fixture(scope="session")
 def daemon() -> Daemon:
     """One running daemon shared by the tests that don't change its state."""
-    return suite().daemon
+    return _booted().daemon
 
 
 @pytest.fixture(autouse=True)
 def _applicable(request: pytest.FixtureRequest) -> None:
     """Checks whose ground the model lacks end as not applicable, naming what is missing."""
-    m = suite().model
+    m = _booted().model
     for marker in request.node.iter_markers("uses_verbs"):
         missing = [v for v in marker.args if v not in m.verbs]
         if missing:
-            not_applicable(f"replays an RFC trace of verbs the model lacks: {', '.join(missing)}")
+            not_applicable(
+                f"an RFC trace replayed byte for byte; the model lacks {', '.join(missing)}"
+            )
     for marker in request.node.iter_markers("bundles"):
         missing = [b for b in marker.args if b not in m.bundles()]
         if missing:
@@ -230,6 +257,7 @@ def fresh(target: Target, private_dirs: PrivateDirs) -> Iterator[Daemon]:
 
 _results: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
 _reasons: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+_failed: set[str] = set()
 
 
 @pytest.hookimpl(wrapper=True)
@@ -242,31 +270,61 @@ def pytest_runtest_makereport(
     if report.when == "call" or (report.when == "setup" and report.outcome != "passed"):
         outcome = {"skipped": "n/a"}.get(report.outcome, report.outcome)
         _results[section][outcome] += 1
+        if report.failed:
+            _failed.add(item.nodeid)
         if report.skipped and isinstance(report.longrepr, tuple):
             reason = str(report.longrepr[2]).removeprefix("Skipped: ")
             _reasons[section][reason.removeprefix(NOT_APPLICABLE)] += 1
     return report
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if not _results:
-        return
-    tr = terminalreporter
-    tool = _SUITE.target.tool if _SUITE is not None else "?"
-    tr.section(f"conformance of {tool} by RFC section")
-    tr.write_line(f"{'section':<24} {'passed':>7} {'failed':>7} {'n/a':>5}")
+def report() -> dict[str, Any]:
+    """The run's summary per RFC section: passed, failed, and the checks not applicable with
+    the feature the target lacks (what ``--report-json`` writes)."""
+    sections = []
     total: collections.Counter[str] = collections.Counter()
     for section in sorted(_results, key=_section_key):
         c = _results[section]
         total.update(c)
-        tr.write_line(f"{section:<24} {c['passed']:>7} {c['failed']:>7} {c['n/a']:>5}")
-    tr.write_line(f"{'total':<24} {total['passed']:>7} {total['failed']:>7} {total['n/a']:>5}")
-    if _reasons:
+        sections.append(
+            {
+                "section": section,
+                "passed": c["passed"],
+                "failed": c["failed"],
+                "not_applicable": c["n/a"],
+                "missing": dict(sorted(_reasons[section].items())),
+            }
+        )
+    return {
+        "tool": _SUITE.target.tool if _SUITE is not None else None,
+        "sections": sections,
+        "total": {
+            "passed": total["passed"],
+            "failed": total["failed"],
+            "not_applicable": total["n/a"],
+        },
+        "failed": sorted(_failed),
+    }
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _results:
+        return
+    tr = terminalreporter
+    summary = report()
+    tr.section(f"conformance of {summary['tool']} by RFC section")
+    tr.write_line(f"{'section':<24} {'passed':>7} {'failed':>7} {'n/a':>5}")
+    for row in [*summary["sections"], {"section": "total", **summary["total"]}]:
+        tr.write_line(
+            f"{row['section']:<24} {row['passed']:>7} {row['failed']:>7} {row['not_applicable']:>5}"
+        )
+    missing = [(row["section"], r, n) for row in summary["sections"]
+               for r, n in row["missing"].items()]  # fmt: skip
+    if missing:
         tr.write_line("")
-        tr.write_line("not applicable:")
-        for section in sorted(_reasons, key=_section_key):
-            for reason, n in sorted(_reasons[section].items()):
-                tr.write_line(f"  {section}: {reason} ({n})")
+        tr.write_line("not applicable (the feature the target lacks):")
+        for section, reason, n in missing:
+            tr.write_line(f"  {section}: {reason} ({n})")
 
 
 def _section_key(section: str) -> list[Any]:

@@ -12,8 +12,9 @@ from typing import Any
 
 import anyio
 import pytest
-from conformance_kit import TIMEOUT, Daemon, exchange, not_applicable
-from conformance_model import (
+
+from venom_mcp.conformance._kit import TIMEOUT, Daemon, exchange, not_applicable
+from venom_mcp.conformance._model import (
     TargetModel,
     bad_values,
     cli_text,

@@ -12,8 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conformance_kit import RESOURCES, TIMEOUT, Daemon, mask_messages, not_applicable
-from conformance_model import TargetModel, cli_text, cli_words, endless, flag
+
+from venom_mcp.conformance._kit import RESOURCES, TIMEOUT, Daemon, mask_messages, not_applicable
+from venom_mcp.conformance._model import (
+    TargetModel,
+    cli_text,
+    cli_words,
+    endless,
+    flag,
+    valid_value,
+)
 
 CLASS_EXIT = {
     "failed": 1,
@@ -93,6 +101,28 @@ def test_invalid_params_exit_2(daemon: Daemon) -> None:
         '{"error":{"code":"invalid_params.missing","message":"missing required param '
         '\'text\'","data":{"param":"text"}}}\n'
     )
+
+
+@pytest.mark.rfc("RFC-0002 §7.2")
+def test_missing_param_exits_2_with_the_wrapper(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §7.2/§7.3 / RFC-0004 §3: a verb called without a required param exits 2 and
+    --json prints {"error": {"code": "invalid_params.missing", "data": {"param": NAME}, ...}},
+    one line (any daemon: the first verb of its model with a required param)."""
+    verbs = [v for v in model.product_verbs() if any(p.get("required") for p in v["params"])]
+    if not verbs:
+        not_applicable("the model declares no verb with a required param")
+    verb = verbs[0]
+    required = [p["name"] for p in verb["params"] if p.get("required")]
+    rest = [f"{flag(n)}={cli_text(valid_value(p['type']))}" for p in verb["params"]
+            if (n := p["name"]) in required[1:]]  # fmt: skip
+    r = daemon.cli("--json", *cli_words(verb["name"]), *rest)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert r.stdout.count("\n") == 1
+    out = json.loads(r.stdout)
+    assert set(out) == {"error"}
+    assert out["error"]["code"] == "invalid_params.missing"
+    assert out["error"]["data"] == {"param": required[0]}
+    assert isinstance(out["error"]["message"], str)
 
 
 @pytest.mark.rfc("RFC-0002 §7.2")

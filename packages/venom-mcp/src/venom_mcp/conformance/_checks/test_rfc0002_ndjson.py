@@ -9,7 +9,8 @@ import subprocess
 import time
 
 import pytest
-from conformance_kit import (
+
+from venom_mcp.conformance._kit import (
     Daemon,
     exchange,
     hello_line,
@@ -17,7 +18,7 @@ from conformance_kit import (
     not_applicable,
     request_line,
 )
-from conformance_model import TargetModel, endless
+from venom_mcp.conformance._model import TargetModel, endless
 
 HELLO = b'{"id":1,"verb":"hello","params":{"proto":[1],"client":{"name":"socat","version":"0"}}}'
 
@@ -55,6 +56,49 @@ def test_overview_session_through_socat(daemon: Daemon) -> None:
         b'{"id":3,"error":{"code":"invalid_params.missing",'
         b'"message":"missing required param \'text\'","data":{"param":"text"}}}'
     )
+
+
+@pytest.mark.rfc("RFC-0002 §1")
+def test_a_session_through_socat(daemon: Daemon, model: TargetModel) -> None:
+    """RFC-0002 §1: the overview's session on any daemon: hello, a call, a failing call (a
+    required param missing, else an unknown verb), through socat as the RFC shows; one line
+    per reply, in order."""
+    if shutil.which("socat") is None:
+        not_applicable("socat is not installed")
+    verbs = [
+        v
+        for v in model.product_verbs()
+        if v["grant"] in ("none", "read") and any(p.get("required") for p in v["params"])
+    ]  # fmt: skip (socat presents no credentials: a verb needing more is denied first)
+    bad = (
+        request_line(3, verbs[0]["name"], {})
+        if verbs
+        else b'{"id":3,"verb":"zz.no_such_verb","params":{}}'
+    )
+    script = b"\n".join([HELLO, b'{"id":2,"verb":"ping","params":{}}', bad])
+    out = subprocess.run(
+        ["socat", "-t", "5", "-", f"UNIX-CONNECT:{daemon.socket}"],
+        input=script + b"\n",
+        capture_output=True,
+        timeout=10,
+        check=True,
+    ).stdout.splitlines()
+    assert len(out) == 3
+    hello = json.loads(out[0])
+    assert hello["id"] == 1
+    assert hello["ok"]["proto"] == 1
+    assert hello["ok"]["server"]["name"] == daemon.target.tool
+    assert hello["ok"]["caps"] == ["cancel"]
+    assert hello["ok"]["max_frame"] == 1048576
+    assert out[1] == b'{"id":2,"ok":{}}'
+    error = json.loads(out[2])
+    assert error["id"] == 3
+    assert isinstance(error["error"].pop("message"), str)
+    if verbs:
+        name = next(p["name"] for p in verbs[0]["params"] if p.get("required"))
+        assert error["error"] == {"code": "invalid_params.missing", "data": {"param": name}}
+    else:  # no read-only verb with a required param: a verb the daemon does not have
+        assert error["error"]["code"] == "unsupported.verb"
 
 
 @pytest.mark.rfc("RFC-0002 §3")

@@ -6,8 +6,9 @@ import json
 import struct
 
 import pytest
-from conformance_kit import Conn, Daemon, request_line
-from conformance_model import TargetModel, finite
+
+from venom_mcp.conformance._kit import Conn, Daemon, request_line
+from venom_mcp.conformance._model import TargetModel, finite
 
 HELLO_PAYLOAD = (
     b'{"proto":[1],"client":{"name":"venom-echo","version":"0.1.0"},'
@@ -129,6 +130,49 @@ def test_frame_longer_than_max_frame_is_too_large(daemon: Daemon) -> None:
         assert type_ == 3
         assert json.loads(payload)["code"] == "protocol.too_large"
         assert c.until_closed() == b""
+
+
+@pytest.mark.rfc("RFC-0002 §6.2")
+def test_lowered_max_frame_applies_to_incoming_frames(daemon: Daemon) -> None:
+    """RFC-0002 §5.1/§6.2: a max_frame lowered by HELLO bounds the frames the server accepts:
+    a CONTROL frame that fits is answered, one byte over is too_large and closes."""
+    with binary_session(daemon, b'{"proto":[1],"max_frame":4096}') as c:
+        head = b'{"id":1,"verb":"ping","params":{},"pad":"'
+        fits = head + b"a" * (4096 - len(head) - 2) + b'"}'
+        c.sendall(frame(0x10, 0, fits))
+        assert read_frame(c) == (0x10, 0, b'{"id":1,"ok":{}}')
+        over = fits.replace(b'"id":1', b'"id":2').replace(b'"}', b'a"}')
+        assert len(over) == 4097
+        c.sendall(frame(0x10, 0, over))
+        type_, _, payload = read_frame(c)
+        assert type_ == 3
+        assert json.loads(payload)["code"] == "protocol.too_large"
+        assert c.until_closed() == b""
+
+
+@pytest.mark.rfc("RFC-0002 §5.1")
+def test_frame_of_exactly_max_frame_is_accepted(daemon: Daemon) -> None:
+    """RFC-0002 §5.1: a payload of exactly max_frame bytes is legal (any daemon: a CONTROL ping)."""
+    with binary_session(daemon, b'{"proto":[1]}') as c:
+        head = b'{"id":1,"verb":"ping","params":{},"pad":"'
+        payload = head + b"a" * (1048576 - len(head) - 2) + b'"}'
+        c.sendall(frame(0x10, 0, payload))
+        assert read_frame(c) == (0x10, 0, b'{"id":1,"ok":{}}')
+
+
+@pytest.mark.rfc("RFC-0002 §5.3")
+def test_hello_ok_answers_any_daemons_hello(daemon: Daemon) -> None:
+    """RFC-0002 §5.3/§6.2: HELLO_OK on stream 0 carries the hello result: version 1, the
+    server's name, the granted caps, the effective max_frame."""
+    with daemon.connect() as c:
+        c.sendall(b"\xf5" + frame(1, 0, b'{"proto":[1],"caps":["cancel"],"max_frame":65536}'))
+        type_, stream, payload = read_frame(c)
+    assert (type_, stream) == (2, 0)
+    ok = json.loads(payload)
+    assert ok["proto"] == 1
+    assert ok["server"]["name"] == daemon.target.tool
+    assert ok["caps"] == ["cancel"]
+    assert ok["max_frame"] == 65536
 
 
 @pytest.mark.rfc("RFC-0002 §5.2")

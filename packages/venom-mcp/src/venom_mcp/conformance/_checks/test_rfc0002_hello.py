@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conformance_kit import Daemon, exchange, not_applicable
+
+from venom_mcp.conformance._kit import Daemon, exchange, not_applicable
 
 
 @pytest.mark.rfc("RFC-0002 §6.5")
@@ -34,6 +35,25 @@ def test_unknown_caps_are_dropped_not_errors(daemon: Daemon) -> None:
         daemon, b'{"id":1,"verb":"hello","params":{"proto":[1],"caps":["cancel","x.nope","zz"]}}'
     )
     assert json.loads(out[0])["ok"]["caps"] == ["cancel"]
+
+
+@pytest.mark.rfc("RFC-0002 §6.3")
+def test_caps_are_the_intersection_even_when_asking_for_less(daemon: Daemon) -> None:
+    """RFC-0002 §6.2/§6.3: caps is the intersection of both lists: a client that asks for
+    fewer capabilities than the server offers (none at all) gets no more than it asked for."""
+    offered = json.loads(
+        exchange(daemon, b'{"id":1,"verb":"hello","params":{"proto":[1],"caps":["cancel"]}}')[0]
+    )["ok"]["caps"]
+    assert offered == ["cancel"]  # every daemon offers cancel (RFC-0002 §4.5)
+    with daemon.connect() as c:
+        c.send_lines(
+            b'{"id":1,"verb":"hello","params":{"proto":[1],"caps":[]}}',
+            b'{"id":2,"verb":"cancel","params":{"id":9}}',
+        )
+        hello, cancel = (json.loads(x) for x in c.lines(2))
+    assert hello["ok"]["caps"] == []
+    # What was not granted is not usable: cancel without the capability (RFC-0002 §4.5).
+    assert cancel["error"]["code"] == "unsupported.capability"
 
 
 @pytest.mark.rfc("RFC-0002 §6.2")

@@ -1,0 +1,1 @@
+"""The checks, one module per RFC part; collected by pytest through the suite's plugin."""
