@@ -119,4 +119,4 @@ def test_uv_tool_install_gives_a_working_venom_echo_on_path(dist: Path, home: Pa
     # The installed binary is the product: its daemon answers its CLI.
     with DaemonProcess(tool="venom-echo", command=[str(bin_dir / "venom-echo")]) as daemon:
         called = daemon.cli("echo", "--text", "hi")
-    assert (called.returncode, called.stdout) == (0, 'text: hi\n'), called.stderr
+    assert (called.returncode, called.stdout) == (0, "text: hi\n"), called.stderr

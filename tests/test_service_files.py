@@ -248,7 +248,7 @@ def test_the_units_socket_and_command_work_under_socket_activation(
             timeout=TIMEOUT,
             check=False,
         )
-        assert (call.returncode, call.stdout) == (0, 'text: activated\n'), call.stderr
+        assert (call.returncode, call.stdout) == (0, "text: activated\n"), call.stderr
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(TIMEOUT)

@@ -221,7 +221,7 @@ def test_a_real_venom_call_imports_none_of_the_costly_stdlib() -> None:
         assert first.returncode == 0, first.stderr[-2000:]
         _, bare = _imported(["-c", "pass"], daemon.env)
         proc, loaded = _imported(["-c", entry, *_VENOM_CALL], daemon.env)
-    assert (proc.returncode, proc.stdout) == (0, 'text: hi\n'), proc.stderr[-2000:]
+    assert (proc.returncode, proc.stdout) == (0, "text: hi\n"), proc.stderr[-2000:]
     assert "venom_proto.sync_client" in loaded
     costly = sorted(name for name in loaded - bare if name.split(".")[0] in COSTLY)
     assert costly == [], f"venom call imports {costly}"

@@ -78,6 +78,10 @@ def parse_tutorial(markdown: str) -> list[Step]:
     return steps
 
 
+#: The part of the conformance suite scaffolded projects run in this repository's tests.
+QUICK_CONFORMANCE = "hello"
+
+
 class Runner:
     """Runs the steps in a scratch directory with private XDG directories."""
 
@@ -87,6 +91,10 @@ class Runner:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("VENOM_", "XDG_"))}
         env.pop("PYTHONPATH", None)
         env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+        # The scaffold's conformance test runs a part of the suite here (the whole suite runs on
+        # venom-echo and venom-notes in `nox -s conformance`, and on a scaffolded daemon in
+        # tests/test_standalone.py): enough to show the wiring, without minutes more of CI.
+        env["VENOM_CONFORMANCE_SELECT"] = QUICK_CONFORMANCE
         self.session = ConsoleSession(
             self.work,
             dirs.env("venom-notes", env),  # HOME and every XDG_* the kit's own

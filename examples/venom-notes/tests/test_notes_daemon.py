@@ -84,7 +84,7 @@ def test_writes_need_the_owner_token(daemon: DaemonProcess) -> None:
     add = {"id": 1, "verb": "note.add", "params": {"text": "x"}}
     (denied,) = daemon.request(add)
     assert denied["error"]["code"] == "denied.grant"
-    assert denied["error"]["data"] == {"verb": "note.add", "grant": "write"}
+    assert denied["error"]["data"] == {"verb": "note.add", "grant": "write", "identity": "peer"}
     (ok,) = daemon.request(add, owner=True)
     assert ok["ok"]["id"] == 1
     (removed,) = daemon.request({"id": 2, "verb": "note.remove", "params": {"id": 1}})

@@ -62,7 +62,7 @@ def test_call_describe_and_ls_a_daemon_known_only_by_its_socket(tiny: Tiny) -> N
     out = venom("call", TOOL, "greet", '{"name":"ann"}', "--json", env=tiny.env)
     assert (out.returncode, out.stdout) == (0, '{"text":"hello ann"}\n'), out.stderr
     by_path = venom("call", tiny.socket, "greet", '{"name":"bo"}', env=tiny.env)
-    assert (by_path.returncode, by_path.stdout) == (0, 'text: hello bo\n'), by_path.stderr
+    assert (by_path.returncode, by_path.stdout) == (0, "text: hello bo\n"), by_path.stderr
     shown = venom("describe", TOOL, "greet", env=tiny.env)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.startswith("Usage: tiny-thing greet [options]\n\nGreet someone\n")

@@ -122,7 +122,7 @@ def test_json_keeps_the_exact_rfc_payload(old_daemon: DaemonProcess) -> None:
 
 def test_a_call_that_works_gets_no_hint(old_daemon: DaemonProcess) -> None:
     run = old_daemon.cli("kv.get", "--key", "k")
-    assert (run.returncode, run.stdout, run.stderr) == (0, 'v\n', "")
+    assert (run.returncode, run.stdout, run.stderr) == (0, "v\n", "")
 
 
 def test_doctor_prints_the_compat_summary(old_daemon: DaemonProcess) -> None:

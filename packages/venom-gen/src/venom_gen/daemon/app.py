@@ -214,12 +214,17 @@ def _refresh_model(model_path: str) -> None:
     """Under ``serve --reload``: recompile the cached model when its manifest changed (the
     ``verbs.zon`` beside ``verbs.model.json``), so an edited manifest is checked and served
     without a separate build step. Raises ``invalid_params.manifest`` for an invalid one."""
-    suffix = ".model.json"
-    if not model_path.endswith(suffix):
-        return
-    manifest = model_path[: -len(suffix)] + ".zon"
-    if not os.path.exists(manifest):
+    from venom_proto.model_cache import cache_path
+
+    folder = os.path.dirname(model_path) or "."
+    manifests = [
+        os.path.join(folder, name)
+        for name in sorted(os.listdir(folder))
+        if name.endswith(".zon") and cache_path(os.path.join(folder, name)) == model_path
+    ]
+    if not manifests:
         return  # a product shipping its model alone: nothing to recompile
+    manifest = manifests[0]
     from venom_schema.manifest import ManifestError
     from venom_schema.model_cache import compile_model
     from venom_schema.zon import ZonError

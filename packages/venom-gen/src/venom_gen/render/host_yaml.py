@@ -86,12 +86,15 @@ def set_mapping(text: str | None, path: Sequence[str], value: Mapping[str, Any])
     plain: dict[str, Any] = before
     for depth, key in enumerate(path[:-1]):
         if key not in node:
-            node[key] = CommentedMap()
+            node[_quoted(key)] = CommentedMap()
         if not isinstance(node[key], Mapping) or not isinstance(plain.get(key, {}), dict):
             raise HostFileError(f"its {'.'.join(path[: depth + 1])!r} key is not a mapping")
         plain = plain.setdefault(key, {})
         node = node[key]
-    node[path[-1]] = _quoted(value)
+    if path[-1] in node:
+        node[path[-1]] = _quoted(value)
+    else:
+        node[_quoted(path[-1])] = _quoted(value)
     plain[path[-1]] = _plain(value)
     out = io.StringIO()
     try:
