@@ -163,7 +163,8 @@ def test_privileged_verbs_denied_without_owner_token(
         assert c.hello(token=token)["proto"] == 1  # a bad token is not a hello error
         reply = c.call(1, verb, params)
     assert reply["error"]["code"] == "denied.grant"
-    assert reply["error"]["data"] == {"verb": verb, "grant": grant}
+    identity = "peer" if token is None else "unrecognized"
+    assert reply["error"]["data"] == {"verb": verb, "grant": grant, "identity": identity}
     assert not Path("/tmp/never-written").exists()
 
 

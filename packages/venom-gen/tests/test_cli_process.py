@@ -210,7 +210,7 @@ def test_ctrl_c_does_not_wait_for_a_daemon_that_never_answers_the_cancel(
     listener = _cancel_swallower(streamer.socket, path)
     try:
         proc = subprocess.Popen(
-            [*cli, "tail"], env=_env(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            [*cli, "tail", "--json"], env=_env(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE
         )
         try:
             assert proc.stdout is not None
@@ -223,7 +223,8 @@ def test_ctrl_c_does_not_wait_for_a_daemon_that_never_answers_the_cancel(
                 proc.communicate(timeout=WAIT)
     finally:
         listener.close()
-    assert (proc.returncode, out, err) == (8, b"", b"venom-echo: cancelled by Ctrl-C\n")
+    cancelled = b'{"error":{"code":"cancelled","message":"cancelled by Ctrl-C"}}\n'
+    assert (proc.returncode, out, err) == (8, cancelled, b"")  # --json: the error on stdout
     assert _tail_log(short_dir) == "cancelled\n"  # ended by the closed connection
 
 

@@ -49,6 +49,8 @@ __all__ = ("AsyncClient", "AsyncStreamCall")
 _RECV = 65536
 #: Callers wait for the writer once this much is queued (backpressure from a slow daemon).
 _HIGH_WATER = 1 << 20
+#: How long a failed write waits for the reader to deliver the daemon's own closing error.
+_READER_GRACE = 1.0
 
 
 class AsyncClient:
@@ -251,6 +253,12 @@ class AsyncClient:
                 self._out_drained.set()
                 self._out_drained = anyio.Event()
         except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            # The daemon may have closed after a final error of its own (a revoked token's
+            # ``denied.auth``, rfcs/0006 §2.4): the reader, which sees the end of the stream
+            # too, delivers it if it came; briefly, since the peer is gone either way.
+            with anyio.move_on_after(_READER_GRACE):
+                while self._failure is None:
+                    await anyio.sleep(0.01)
             self._fail(await self._lost(exc))
 
     async def _lost(self, exc: BaseException | None = None) -> VenomError:

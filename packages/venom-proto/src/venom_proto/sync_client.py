@@ -209,7 +209,25 @@ class SyncClient:
                 raise self._timed_out("sending hello") from None
             raise timed_out("accept the request") from None
         except OSError as exc:
+            self._raise_closing_error()
             raise self._lost(exc) from None
+
+    def _raise_closing_error(self) -> None:
+        """After a failed send: the daemon may have closed the connection with a final error
+        of its own (a revoked token's ``denied.auth``, rfcs/0006 §2.4) that is already in the
+        receive buffer; raise that rather than a bare "connection lost"."""
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            sock.settimeout(0)
+            while data := sock.recv(_RECV):
+                self._core.receive_data(data)
+        except VenomError:
+            self.close()
+            raise
+        except OSError:
+            return  # nothing (more) buffered, or the socket is gone: the link is lost
 
     def _receive(self) -> None:
         try:

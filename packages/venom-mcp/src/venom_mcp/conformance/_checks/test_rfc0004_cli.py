@@ -45,8 +45,10 @@ def _argv(params: dict[str, Any]) -> list[str]:
 @pytest.mark.rfc("RFC-0004 §1")
 def test_worked_example_outputs(daemon: Daemon) -> None:
     """RFC-0004 §1: the three example invocations print exactly what the RFC shows."""
-    r = daemon.cli("echo", "--text", "hi")
+    r = daemon.cli("echo", "--text", "hi", "--json")
     assert (r.returncode, r.stdout) == (0, '{"text":"hi"}\n')
+    # Without --json the first line prints human text (rfcs/0004 D-S60, matrix S-1-1).
+    assert daemon.cli("echo", "--text", "hi").stdout == "text: hi\n"
     r = daemon.cli("echo", "--text", "hi", "--style", "upper", "--json")
     assert (r.returncode, r.stdout) == (0, '{"text":"HI"}\n')
     r = daemon.cli("echo", "--json")
@@ -61,8 +63,8 @@ def test_worked_example_outputs(daemon: Daemon) -> None:
 @pytest.mark.rfc("RFC-0004 §4")
 def test_dotted_spelling_and_subcommands_reach_one_verb(daemon: Daemon) -> None:
     """RFC-0004 §4: `echo repeat` and `echo.repeat` both work; underscores become hyphens."""
-    a = daemon.cli("echo", "repeat", "--text", "x", "--count", "1", "--interval-ms", "0")
-    b = daemon.cli("echo.repeat", "--text", "x", "--count=1", "--interval-ms=0")
+    a = daemon.cli("echo", "repeat", "--text", "x", "--count", "1", "--interval-ms", "0", "--json")
+    b = daemon.cli("echo.repeat", "--text", "x", "--count=1", "--interval-ms=0", "--json")
     assert a.returncode == b.returncode == 0
     assert a.stdout == b.stdout == '{"index":0,"text":"x"}\n'
 
@@ -71,7 +73,7 @@ def test_dotted_spelling_and_subcommands_reach_one_verb(daemon: Daemon) -> None:
 @pytest.mark.rfc("RFC-0004 §4")
 def test_prefix_verb_runs_without_child_token(daemon: Daemon) -> None:
     """RFC-0004 §4: `echo` is a prefix of `echo.repeat`; without a child token it runs itself."""
-    r = daemon.cli("echo", "--text", "repeat")
+    r = daemon.cli("echo", "--text", "repeat", "--json")
     assert (r.returncode, r.stdout) == (0, '{"text":"repeat"}\n')
 
 
@@ -87,7 +89,7 @@ def test_options_may_precede_and_follow(daemon: Daemon) -> None:
 @pytest.mark.rfc("RFC-0004 §4")
 def test_values_starting_with_dash_need_equals(daemon: Daemon) -> None:
     """RFC-0004 §4: values starting with - MUST use =."""
-    assert daemon.cli("echo", "--text=-x").stdout == '{"text":"-x"}\n'
+    assert daemon.cli("echo", "--text=-x", "--json").stdout == '{"text":"-x"}\n'
     r = daemon.cli("echo", "--text", "-x", "--json")
     assert r.returncode == USAGE
     assert "error" in json.loads(r.stdout)
@@ -151,7 +153,7 @@ def test_streaming_json_prints_items_and_suppresses_final_ok(daemon: Daemon) -> 
 @pytest.mark.parametrize("status", [0, 3, 255])
 def test_exit_policy_passes_the_status_through(daemon: Daemon, status: int) -> None:
     """RFC-0004 §3: exit = result/status passes the result field through as the exit status."""
-    r = daemon.cli("echo", "exit", "--status", str(status))
+    r = daemon.cli("echo", "exit", "--status", str(status), "--json")
     assert r.returncode == status
     assert json.loads(r.stdout) == {"status": status}
 
