@@ -10,7 +10,6 @@ outside the checkout, and puts it on PATH with `uv tool install`).
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -21,10 +20,8 @@ from pathlib import Path
 import pytest
 
 from venom_gen.build.scaffold import scaffold_product
-from venom_gen.testing import PrivateDirs
+from venom_gen.testing import DaemonProcess
 from venom_proto import SyncClient, VenomError
-from venom_proto.conventions import resolve_socket_path
-from venom_proto.owner_token import read_owner_token
 
 pytest.importorskip("watchfiles")
 
@@ -59,48 +56,29 @@ NEW_METHOD = """
 
 
 class Project:
-    def __init__(self, root: Path, dirs: PrivateDirs) -> None:
+    """The scaffolded project, and its daemon under ``serve --reload=true`` through the test
+    kit's one harness (`DaemonProcess`), run from the project's ``src``."""
+
+    def __init__(self, root: Path) -> None:
         self.root = root
         self.package = root / "src" / MODULE
-        self.env = dirs.env(TOOL)
-        self.env["PYTHONPATH"] = str(root / "src")
-        self.env["PATH"] = os.pathsep.join([str(BIN), self.env.get("PATH", "/usr/bin:/bin")])
-        self.socket = resolve_socket_path(TOOL, None, self.env)
-        self.log = root / "serve.log"
-        self.proc: subprocess.Popen[bytes] | None = None
+        path = os.pathsep.join([str(BIN), os.environ.get("PATH", "/usr/bin:/bin")])
+        self.daemon = DaemonProcess(
+            tool=TOOL,
+            command=[sys.executable, "-m", MODULE],
+            args=["--reload=true"],
+            env={**os.environ, "PYTHONPATH": str(root / "src"), "PATH": path},
+            timeout=WAIT,
+        )
 
-    def run(self, *argv: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    def run(self, *argv: str, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            argv, cwd=self.root, env=self.env, capture_output=True, text=True,
-            timeout=timeout, check=False,
+            argv, cwd=self.root, env={**self.daemon.env, **env}, capture_output=True,
+            text=True, timeout=600, check=False,
         )  # fmt: skip
 
-    def serve(self) -> None:
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", MODULE, "serve", "--reload=true"],
-                cwd=self.root,
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
-
-    def text(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-    def wait_for(self, needle: str, count: int = 1) -> None:
-        deadline = time.monotonic() + WAIT
-        while self.text().count(needle) < count:
-            assert self.proc is not None
-            assert self.proc.poll() is None, self.text()
-            assert time.monotonic() < deadline, f"no {needle!r} in:\n{self.text()}"
-            time.sleep(0.05)
-
     def client(self) -> SyncClient:
-        token = read_owner_token(self.socket)
-        auth = None if token is None else {"token": token}
-        return SyncClient(self.socket, auth=auth, timeout=WAIT, connect_timeout=WAIT)
+        return self.daemon.client(connect_timeout=WAIT)
 
 
 def _farewell(project: Project) -> str | None:
@@ -117,22 +95,14 @@ def _farewell(project: Project) -> str | None:
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Project]:
     assert not tmp_path.resolve().is_relative_to(ROOT), "must be outside the checkout"
-    dirs = PrivateDirs()
     root = tmp_path / TOOL
     scaffold_product(TOOL, root, standalone=True)
-    made = Project(root, dirs)
-    try:
+    made = Project(root)
+    with made.daemon:
         yield made
-    finally:
-        if made.proc is not None and made.proc.poll() is None:
-            made.proc.kill()
-            made.proc.wait(WAIT)
-        dirs.remove()
 
 
 def test_new_edit_generate_reload_test_and_type_check(project: Project) -> None:
-    project.serve()
-    project.wait_for("serving pid")
     failures: list[BaseException] = []
     calls = 0
     done = threading.Event()
@@ -168,7 +138,7 @@ def test_new_edit_generate_reload_test_and_type_check(project: Project) -> None:
         deadline = time.monotonic() + WAIT
         while (code := _farewell(project)) is not None:  # until the new daemon serves
             assert code.startswith("unsupported"), code
-            assert time.monotonic() < deadline, project.text()
+            assert time.monotonic() < deadline, project.daemon.log
             time.sleep(0.1)
         # The first daemon answered the held connection, then closed it when it was replaced.
         with pytest.raises(VenomError):
@@ -177,15 +147,12 @@ def test_new_edit_generate_reload_test_and_type_check(project: Project) -> None:
         done.set()
         caller.join(WAIT)
         held.close()
-    assert failures == [], project.text()
+    assert failures == [], project.daemon.log
     assert calls > 0
-    assert project.proc is not None
-    project.proc.send_signal(signal.SIGTERM)
-    assert project.proc.wait(WAIT) == 0
+    assert project.daemon.stop() == 0
 
-    env_tests = {"VENOM_CONFORMANCE_SELECT": "hello"}
-    project.env.update(env_tests)
-    tests = project.run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider")
+    quick = {"VENOM_CONFORMANCE_SELECT": "hello"}  # the whole suite: tests/test_standalone.py
+    tests = project.run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", **quick)
     assert tests.returncode == 0, tests.stdout[-3000:] + tests.stderr[-2000:]
     checked = project.run(str(BIN / "mypy"), "--strict", "src", "tests")
     assert checked.returncode == 0, checked.stdout[-3000:]

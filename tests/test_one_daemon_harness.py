@@ -30,7 +30,6 @@ ALLOWED = {
     "packages/venom-gen/tests/test_serve_reload.py": (
         "`serve --reload` is a supervisor that starts daemons itself: the test drives it as a user"
     ),
-    "tests/test_author_loop.py": "drives `serve --reload` as an author runs it",
     "bench/bench_reload.py": "times `serve --reload` swapping daemons, as a user runs it",
 }
 
