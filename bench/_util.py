@@ -157,6 +157,7 @@ def isolated_env(tmp: Path) -> dict[str, str]:
     env.pop("VENOM_ECHO_SOCKET", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("PYTHONPYCACHEPREFIX", None)
+    env.pop("VENOM_STARTUP_IMAGE", None)  # the CLI as installed: with its start-up image
     return env
 
 

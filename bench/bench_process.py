@@ -28,10 +28,13 @@ from bench._util import (
     run_daemon,
     short_tmpdir,
 )
+from venom_gen.startup import ENV as IMAGE_SWITCH
 
 __all__ = ("BASELINE_SCRIPT", "CLI_MODULES", "SYNC_SCRIPT", "Sizes", "run")
 
 FLOOR = 1.3
+#: Issue 22: a verb call at most 1.5x a bare interpreter's start and exit.
+BARE_FLOOR = 1.5
 TIMEOUT = 20.0
 #: The modules a CLI verb call imports (console script, generated CLI, client, validators).
 CLI_MODULES = (
@@ -101,6 +104,9 @@ def _programs(tmp: Path, sock: str) -> dict[str, list[str]]:
         "sync": [PYTHON, str(sync), sock],
         "cli": cli,
         "cli_json": [*cli, "--json"],  # human text's renderer stays off this path (issue 25)
+        # The same call with the start-up image and the quick exit off (rfcs/0004 D-S76, D-S77):
+        # the import system finds every module, the interpreter tears them down at exit.
+        "cli_plain": list(cli),  # run with PLAIN_ENV
         "bare": [PYTHON, "-c", "pass"],
         "import_base": [PYTHON, "-c", "import json, socket"],
         "import_sync": [PYTHON, "-c", "import venom_proto.sync_client"],
@@ -118,11 +124,15 @@ def run(sizes: Sizes | None = None) -> list[Row]:
         wall: dict[str, list[float]] = {name: [] for name in programs}
         cpu: dict[str, list[float]] = {name: [] for name in programs}
         with run_daemon("venom-echo", echo_argv(sock), sock, env):
-            for argv in programs.values():  # warm the page cache and .pyc files
-                _run_once(argv, env)
+            envs = dict.fromkeys(programs, env)
+            envs["cli_plain"] = {**env, IMAGE_SWITCH: "0"}
+            # Warm the page cache and the .pyc files; the CLI's first successful call writes
+            # its start-up image, as it does after an install.
+            for name, argv in programs.items():
+                _run_once(argv, envs[name])
             for _ in range(sz.runs):
                 for name, argv in programs.items():
-                    w, c = _run_once(argv, env)
+                    w, c = _run_once(argv, envs[name])
                     wall[name].append(w)
                     cpu[name].append(c)
             profiles = {
@@ -146,11 +156,19 @@ def _rows(
     return [
         Row("sync client process (start..exit)", ms["sync"], base_ms, "ms", "max", FLOOR),
         Row("CLI venom-echo echo (start..exit)", ms["cli"], base_ms, "ms", "max", FLOOR),
+        Row("CLI venom-echo echo vs python -c pass", ms["cli"], ms["bare"], "ms", "max",
+            BARE_FLOOR, note="issue 22's floor: with the start-up image (venom_gen.startup)"),
+        Row("CLI without the start-up image vs python -c pass", ms["cli_plain"], ms["bare"],
+            "ms", "info", note=f"{IMAGE_SWITCH}=0: ordinary imports and interpreter exit"),
         Row("sync client process CPU time", cpu_ms["sync"], base_cpu, "ms", "info",
             note="user+sys of the process; steadier than wall time on a busy machine"),
         Row("CLI process CPU time", cpu_ms["cli"], base_cpu, "ms", "info",
             note="human mode: `text: hi` through venom_gen.cli.human"),
         Row("CLI process CPU time with --json", cpu_ms["cli_json"], base_cpu, "ms", "info"),
+        Row("CLI process CPU time vs python -c pass", cpu_ms["cli"], cpu_ms["bare"], "ms",
+            "info"),
+        Row("CLI process CPU time without the image vs python -c pass", cpu_ms["cli_plain"],
+            cpu_ms["bare"], "ms", "info"),
         Row("python -c pass (orientation)", ms["bare"], base_ms, "ms", "info",
             note=f"CPU {cpu_ms['bare']} ms"),
         Row("CPU of python -c 'import venom_proto.sync_client'", cpu_ms["import_sync"],

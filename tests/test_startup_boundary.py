@@ -100,7 +100,8 @@ def test_only_modules_on_the_verb_call_path_use_the_type_checking_idiom() -> Non
 VERB_CALL_PATH = frozenset(
     {
         *("venom_echo", "venom_echo.__main__", "venom_echo._version", "venom_echo.product"),
-        *("venom_gen", "venom_gen.binary", "venom_gen.product", "venom_gen.local"),
+        *("venom_gen", "venom_gen.startup", "venom_gen.binary", "venom_gen.product"),
+        "venom_gen.local",
         *("venom_gen.cli", "venom_gen.cli._run", "venom_gen.cli._argv"),
         *("venom_gen.cli._tree", "venom_gen.cli._call", "venom_gen.cli._output"),
         # Human mode only (issue 25): the escaping on any human-mode output, the renderer
@@ -122,7 +123,7 @@ def test_the_path_is_a_few_modules_of_the_toolkit() -> None:
     _, loaded = _modules_of(_PROBE, "echo", "--text", "hi")
     ours = [m for m in loaded if m.split(".")[0].startswith("venom_")]
     assert sorted(set(ours) - VERB_CALL_PATH) == [], "a new module on the verb-call path"
-    assert len(ours) <= len(VERB_CALL_PATH) == 37
+    assert len(ours) <= len(VERB_CALL_PATH) == 38
     # The local verbs' table is on the path; a local verb's module, like the daemon, is not.
     off_path = ("venom_gen.daemon", "venom_gen.local.", "venom_echo.handlers")
     assert not [m for m in ours if m.startswith(off_path)]
@@ -142,7 +143,9 @@ COSTLY = (
 
 # The console script's own body (the echo daemon's binary, as installed): nothing of the probe
 # itself may show up in what is measured.
-_ENTRY = "import sys\nfrom venom_echo.__main__ import main\nsys.exit(main())\n"
+_ENTRY = "from venom_echo.__main__ import run\nrun()\n"
+#: The start-up image's switch (venom_gen.startup, rfcs/0004 D-S76).
+IMAGE_SWITCH = "VENOM_STARTUP_IMAGE"
 
 
 def _imported(
@@ -169,13 +172,13 @@ def test_a_real_verb_call_imports_none_of_the_costly_stdlib() -> None:
 
     Counted are the imports beyond a bare interpreter's (site and its .pth files vary by
     environment), so any hit is the verb-call path's own: connect, hello, the call, output.
+    Without the start-up image, so that every module is an import ``-X importtime`` shows.
     """
     with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
-        _, bare = _imported(["-c", "pass"], daemon.env)
-        proc, loaded = _imported(["-c", _ENTRY, "echo", "--text", "hi"], daemon.env)
-        as_json, loaded_json = _imported(
-            ["-c", _ENTRY, "echo", "--text", "hi", "--json"], daemon.env
-        )
+        env = {**daemon.env, IMAGE_SWITCH: "0"}
+        _, bare = _imported(["-c", "pass"], env)
+        proc, loaded = _imported(["-c", _ENTRY, "echo", "--text", "hi"], env)
+        as_json, loaded_json = _imported(["-c", _ENTRY, "echo", "--text", "hi", "--json"], env)
     assert (proc.returncode, proc.stdout) == (0, "text: hi\n"), proc.stderr[-2000:]
     assert (as_json.returncode, as_json.stdout) == (0, '{"text":"hi"}\n'), as_json.stderr[-2000:]
     assert "venom_proto.sync_client" in loaded  # the call really went through the client
@@ -189,6 +192,117 @@ def test_a_real_verb_call_imports_none_of_the_costly_stdlib() -> None:
     assert HUMAN_RENDERER not in loaded_json
     assert "venom_gen.cli.terminal" not in loaded_json
     assert "unicodedata" not in loaded
+
+
+def _image_env(daemon_env: dict[str, str], cache: str) -> dict[str, str]:
+    # Bytecode writing on (the image is written like a .pyc), into a cache of this test's own
+    # (PYTHONPYCACHEPREFIX): no other test's image, and none left in the checkout.
+    env = {k: v for k, v in daemon_env.items() if k not in ("PYTHONDONTWRITEBYTECODE",)}
+    env.pop(IMAGE_SWITCH, None)
+    env["PYTHONPYCACHEPREFIX"] = cache
+    return env
+
+
+# Without json: the probe's own imports must not count.
+_SYS_MODULES_PROBE = """
+import sys
+from venom_echo.__main__ import main
+code = main()
+sys.stderr.write("\\nMODULES " + " ".join(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def test_with_the_start_up_image_a_verb_call_imports_four_modules_of_ours(
+    tmp_path: Path,
+) -> None:
+    """The image (written by the first successful call, never by ``--help`` or a usage
+    error) holds the rest of the path: the import system finds only the console script's
+    module, its package, venom_gen and venom_gen.startup, and C extensions. The process ends
+    with the same modules loaded as without the image, none of them `COSTLY`."""
+    cache = str(tmp_path / "pycache")
+    with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
+        env = _image_env(daemon.env, cache)
+        for argv in (["--help"], ["echo", "--nope"], ["echo"]):
+            subprocess.run(
+                [sys.executable, "-c", _ENTRY, *argv], env=env, capture_output=True, timeout=60
+            )
+            assert list(Path(cache).rglob("venom-startup.*.image")) == [], argv
+        first, _ = _imported(["-c", _ENTRY, "echo", "--text", "hi"], env)
+        assert first.returncode == 0, first.stderr[-2000:]
+        (image,) = Path(cache).rglob("venom-startup.*.image")
+        proc, loaded = _imported(["-c", _ENTRY, "echo", "--text", "hi"], env)
+        as_json, loaded_json = _imported(["-c", _ENTRY, "echo", "--text", "hi", "--json"], env)
+        probes = {
+            switch: subprocess.run(
+                [sys.executable, "-c", _SYS_MODULES_PROBE, "echo", "--text", "hi"],
+                env={**env, IMAGE_SWITCH: switch},
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            for switch in ("1", "0")
+        }
+    assert (proc.returncode, proc.stdout) == (0, "text: hi\n"), proc.stderr[-2000:]
+    assert (as_json.returncode, as_json.stdout) == (0, '{"text":"hi"}\n')
+    entry = {"venom_echo", "venom_echo.__main__", "venom_gen", "venom_gen.startup"}
+    for names in (loaded, loaded_json):
+        assert {n for n in names if n.split(".")[0].startswith("venom_")} == entry
+    modules = {}
+    for switch, probe in probes.items():
+        assert probe.returncode == 0, probe.stderr[-2000:]
+        modules[switch] = set(probe.stderr.rsplit("MODULES ", 1)[1].split())
+    assert modules["1"] == modules["0"]
+    assert sorted(m for m in modules["1"] if m.split(".")[0] in COSTLY) == []
+    assert image.stat().st_mode & 0o777 == 0o644
+
+
+# Interpreter finalization raises an audit event (PyInterpreterState_Clear in 3.11; the name
+# varies by version, hence the match), and adding a hook registers no atexit callback.
+_FINALIZED = """
+import atexit, os, sys
+def hook(event, args, write=os.write):  # bound now: finalization clears module globals
+    if event.startswith("cpython.") and "Clear" in event:
+        write(2, b"finalized\\n")
+sys.addaudithook(hook)
+if sys.argv[1] == "atexit":
+    atexit.register(lambda: sys.stderr.write("atexit ran\\n"))
+del sys.argv[1]
+from venom_echo.__main__ import run
+run()
+"""
+
+
+def test_the_console_script_ends_a_finished_call_without_finalization(tmp_path: Path) -> None:
+    """After a CLI call ``run()`` flushes and ends the process (rfcs/0004 D-S77): output
+    through a pipe is whole, the status is the call's; an ``atexit`` callback, a local verb
+    or the switch gives the interpreter its ordinary exit."""
+    big = "x" * 100_000  # more than a pipe holds (64 KiB): the flush must write it all
+    with DaemonProcess("venom_echo.product:PRODUCT") as daemon:
+        env = _image_env(daemon.env, str(tmp_path / "pycache"))
+
+        def run(mode: str, *argv: str, switch: str = "1") -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [sys.executable, "-c", _FINALIZED, mode, *argv],
+                env={**env, IMAGE_SWITCH: switch},
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+
+        fast = run("plain", "echo", "--text", big)
+        failed = run("plain", "echo")  # invalid_params: text is required
+        with_atexit = run("atexit", "echo", "--text", "hi")
+        switched_off = run("plain", "echo", "--text", "hi", switch="0")
+        local = run("plain", "completion", "bash")
+    assert (fast.returncode, fast.stdout, fast.stderr) == (0, f"text: {big}\n", "")
+    assert failed.returncode == 2 and "finalized" not in failed.stderr
+    assert with_atexit.returncode == 0 and "atexit ran" in with_atexit.stderr
+    assert switched_off.returncode == 0 and "finalized" in switched_off.stderr
+    assert local.returncode == 0 and "finalized" in local.stderr
+    assert "complete" in local.stdout
 
 
 #: What ``venom call`` loads of ours beyond the product CLI's path (less the product's own

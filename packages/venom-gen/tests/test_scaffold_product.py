@@ -66,7 +66,7 @@ def test_workspace_member_takes_venom_mcp_from_the_workspace(tmp_path: Path) -> 
     scaffold_product("venom-foo", _workspace(tmp_path) / "p", standalone=False)
     project = tomllib.loads((tmp_path / "p" / "pyproject.toml").read_text())
     assert project["project"]["name"] == "venom-foo"
-    assert project["project"]["scripts"] == {"venom-foo": "venom_foo.__main__:main"}
+    assert project["project"]["scripts"] == {"venom-foo": "venom_foo.__main__:run"}
     sources = project["tool"]["uv"]["sources"]
     assert sources == {p: {"workspace": True} for p in SIBLINGS}
 

@@ -3,19 +3,21 @@
 ``serve`` runs the daemon, ``mcp`` the MCP server; anything else is the CLI.
 """
 
-import sys
+from venom_gen.startup import exit_product, run_product
 
-from venom_gen import product_main
-
-from .product import PRODUCT
-
-__all__ = ("main",)
+__all__ = ("main", "run")
 
 
 def main() -> int:
-    """Console-script entry point."""
-    return product_main(PRODUCT)
+    """Run the binary on ``sys.argv`` and return its exit status (tests, embedding)."""
+    # Named, not imported: the binary reads its start-up image before the product loads.
+    return run_product("venom_notes.product:PRODUCT")
+
+
+def run() -> None:
+    """The console script: run the binary and end the process with its exit status."""
+    exit_product("venom_notes.product:PRODUCT")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import IO, TextIO
 
+    from venom_gen.startup import Session as StartupSession
     from venom_schema.model import Model, Verb
 
     from ._protocols import CompiledVerb, Connect
@@ -50,6 +51,22 @@ def _compile(verb: Verb) -> CompiledVerb:
     except ValueError as exc:  # DescriptorError: the cached model is not normalized
         raise VenomError("internal.model", f"verb {verb.get('name')!r}: {exc}") from None
     return compiled
+
+
+def _startup_session() -> StartupSession | None:
+    # The binary's start-up image, when venom_gen.startup started it: it keeps the model (our
+    # own build output) decoded while the file is unchanged, and learns what this call runs.
+    startup = sys.modules.get("venom_gen.startup")
+    session: StartupSession | None = None if startup is None else startup.current()
+    return session
+
+
+def _load_model(model_path: str | os.PathLike[str], session: StartupSession | None) -> Model:
+    if session is None:
+        model: Model = load_model(model_path)
+        return model
+    cached: Model = session.load(os.fspath(model_path), load_model)
+    return cached
 
 
 def _socket_path(tool: str, flag: str | None, environ: Mapping[str, str]) -> str:
@@ -89,8 +106,9 @@ def _run(
     connect: Connect,
     environ: Mapping[str, str],
 ) -> int:
+    session = _startup_session()
     try:
-        model: Model = load_model(model_path)
+        model = _load_model(model_path, session)
     except VenomError as exc:
         return out.error(exc)
     try:
@@ -121,6 +139,8 @@ def _run(
     try:
         handler = local.get(name)
         if handler is not None:  # a local verb, or a client-side override such as doctor
+            if session is not None:
+                session.dispatch("local")
             return handler(list(invocation.rest))
         if not shown_on(verb, "client"):  # a local verb this binary does not implement
             raise VenomError(
@@ -128,6 +148,8 @@ def _run(
             )
         socket_path = _socket_path(tree.tool, invocation.socket, environ)
         bound = connect_timeout(tree.tool, environ)
+        if session is not None:
+            session.dispatch("daemon")
         return call_daemon(
             connect,
             socket_path,
