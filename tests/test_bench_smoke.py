@@ -61,9 +61,12 @@ def test_compat_rows() -> None:
 
 def test_process_rows() -> None:
     rows = bench_process.run(bench_process.Sizes(runs=1, import_runs=1))
-    _assert_rows(rows, 10)
+    _assert_rows(rows, 14)
     assert rows[0].name.startswith("sync client")
     assert rows[0].check == "max"
+    by_name = {row.name: row for row in rows}
+    bare = by_name["CLI venom-echo echo vs python -c pass"]  # issue 22's floor
+    assert (bare.check, bare.floor) == ("max", 1.5)
 
 
 def test_family_rows() -> None:

@@ -29,6 +29,7 @@ OWNED = [
     ),
     ("model cache member", r"""["']\$cache["']""", ["venom-proto/src/venom_proto/model_cache.py"]),
     ("token store file", r"""["']tokens\.json["']""", ["venom-gen/src/venom_gen/token_store.py"]),
+    ("start-up image", r"venom-startup", ["venom-gen/src/venom_gen/startup.py"]),
     (
         "atomic rename",
         r"\bos\.(?:replace|rename)\(|\.rename\(",

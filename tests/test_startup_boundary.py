@@ -298,10 +298,10 @@ def test_the_console_script_ends_a_finished_call_without_finalization(tmp_path: 
         switched_off = run("plain", "echo", "--text", "hi", switch="0")
         local = run("plain", "completion", "bash")
     assert (fast.returncode, fast.stdout, fast.stderr) == (0, f"text: {big}\n", "")
-    assert failed.returncode == 2 and "finalized" not in failed.stderr
-    assert with_atexit.returncode == 0 and "atexit ran" in with_atexit.stderr
-    assert switched_off.returncode == 0 and "finalized" in switched_off.stderr
-    assert local.returncode == 0 and "finalized" in local.stderr
+    assert (failed.returncode, "finalized" in failed.stderr) == (2, False)
+    assert (with_atexit.returncode, "atexit ran" in with_atexit.stderr) == (0, True)
+    assert (switched_off.returncode, "finalized" in switched_off.stderr) == (0, True)
+    assert (local.returncode, "finalized" in local.stderr) == (0, True)
     assert "complete" in local.stdout
 
 

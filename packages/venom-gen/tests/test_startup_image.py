@@ -34,10 +34,7 @@ FILES = {
     "pkg/eager/_a.py": "A = 'a'\n",
     "pkg/eager/_b.py": "from ._a import A\nB = A + 'b'\n",
     "pkg/mod.py": (
-        "import pkg\n"
-        "from pkg.eager import B\n"
-        "def where() -> str:\n"
-        "    return __name__ + ':' + B\n"
+        "import pkg\nfrom pkg.eager import B\ndef where() -> str:\n    return __name__ + ':' + B\n"
     ),
     "pkg/fails.py": "import os\nif os.environ.get('PKG_FAIL'):\n    raise RuntimeError('boom')\n",
     "pkg/data.json": '{"verbs": [1, 2, 3]}\n',
@@ -52,9 +49,9 @@ root, dispatch, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path.insert(0, root)
 import pkg  # as run_product imports the product's package before it opens the session
 from venom_gen import startup
-session = startup.open_session(os.path.join(root, "pkg"), os.environ)
+session = startup._open_session(os.path.join(root, "pkg"), os.environ)
 failure = None
-for name in {modules!r}:
+for name in __MODULES__:
     try:
         importlib.import_module(name)
     except RuntimeError as exc:
@@ -70,26 +67,26 @@ if dispatch != "none":
     session.dispatch(dispatch)
 wrote = session.close(status)
 mod = sys.modules["pkg.mod"]
-attrs = {{}}
+attrs = {}
 for name in sorted(n for n in sys.modules if n == "pkg" or n.startswith("pkg.")):
     m = sys.modules[name]
     spec = m.__spec__
     parent, _, child = name.rpartition(".")
-    attrs[name] = {{
+    attrs[name] = {
         "file": m.__file__, "package": m.__package__, "path": getattr(m, "__path__", None),
         "spec": [spec.name, spec.origin, spec.has_location, spec.parent,
                  spec.submodule_search_locations, type(spec.loader).__name__],
         "loader": type(m.__loader__).__name__, "loader_is_spec's": m.__loader__ is spec.loader,
         "bound": parent == "" or getattr(sys.modules[parent], child, None) is m,
-    }}
-print(json.dumps({{
+    }
+print(json.dumps({
     "installed": [n for n in session.installed if n.startswith("pkg")],
     "future": "__future__" in session.installed, "wrote": wrote, "reads": len(reads), "data": data,
     "attrs": attrs, "where": mod.where(), "source": inspect.getsource(mod.where),
     "reloaded": importlib.reload(mod).where(), "failure": failure,
     "recorder_left": any(type(f).__name__ == "_Recorder" for f in sys.meta_path),
-}}))
-""".format(modules=MODULES)
+}))
+""".replace("__MODULES__", repr(MODULES))
 
 
 @pytest.fixture
@@ -102,7 +99,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def _image(root: Path) -> Path:
-    path = startup.image_path(str(root / "pkg"))
+    path = startup._image_path(str(root / "pkg"))
     assert path is not None
     return Path(path)
 
@@ -150,7 +147,8 @@ def test_a_daemon_call_writes_the_image_and_the_next_run_imports_from_it(root: P
     assert second["reloaded"] == "pkg.mod:ab"
     assert second["attrs"]["pkg.eager"]["path"] == [str(root / "pkg" / "eager")]
     assert second["attrs"]["pkg.mod"]["spec"][5] == "SourceFileLoader"
-    assert not first["recorder_left"] and not second["recorder_left"]
+    assert not first["recorder_left"]
+    assert not second["recorder_left"]
 
 
 def test_the_image_holds_the_data_as_read_not_as_the_caller_changed_it(root: Path) -> None:
@@ -232,7 +230,17 @@ def test_no_image_without_bytecode_writing_or_with_the_switch_off(root: Path) ->
 
 
 @pytest.mark.parametrize(
-    "damage", ["garbage", "truncated", "empty", "group-writable", "a directory", "a fifo", "huge"]
+    "damage",
+    [
+        "garbage",
+        "truncated",
+        "empty",
+        "group-writable",
+        "another user's",
+        "a directory",
+        "a fifo",
+        "huge",
+    ],
 )
 def test_a_damaged_or_foreign_image_is_ignored_and_replaced(root: Path, damage: str) -> None:
     _run(root)
@@ -246,6 +254,10 @@ def test_a_damaged_or_foreign_image_is_ignored_and_replaced(root: Path, damage: 
         image.write_bytes(b"")
     elif damage == "group-writable":
         image.chmod(0o664)
+    elif damage == "another user's":
+        if os.geteuid() != 0:
+            pytest.skip("only root can give a file to another user")
+        os.chown(image, 54321, -1)
     elif damage == "a directory":
         image.unlink()
         image.mkdir()
@@ -254,7 +266,7 @@ def test_a_damaged_or_foreign_image_is_ignored_and_replaced(root: Path, damage: 
         os.mkfifo(image)
     elif damage == "huge":
         with image.open("ab") as f:
-            f.truncate(startup.MAX_SIZE + 1)
+            f.truncate(startup._MAX_SIZE + 1)
     result = _run(root)
     assert result["installed"] == []
     assert result["where"] == "pkg.mod:ab"

@@ -27,8 +27,8 @@ imported (source modules only), unless bytecode writing is off (``-B``,
 ``PYTHONDONTWRITEBYTECODE``). Nothing else shapes it: ``--help``, usage errors and local verbs
 (``serve``, ``mcp`` and the rest, which import their own worlds) would make every call run
 their modules. Trust: the file sits in the package's ``__pycache__``, where whoever can write
-it can already write a ``.pyc`` the interpreter runs; one writable by group or others, or not
-a regular file, is never read.
+it can already write a ``.pyc`` the interpreter runs; one that is not a regular file, is
+writable by group or others, or belongs to another user than this one or root, is never read.
 
 **The exit.** Through `exit_product`, a finished CLI call (no local verb, no thread, no
 ``atexit`` callback) flushes stdout and stderr and ends with ``os._exit``: interpreter
@@ -56,10 +56,10 @@ if TYPE_CHECKING:
 
     # One entry per module: (name, source path, is package, source mtime in ns, size, code).
     Entry: TypeAlias = tuple[str, str, bool, int, int, CodeType]
-    # One entry per data file read through `Session.load`: (path, mtime in ns, size, value).
+    # One entry per data file read through `_Session.load`: (path, mtime in ns, size, value).
     Datum: TypeAlias = tuple[str, int, int, Any]
 
-__all__ = ("exit_product", "run_product")
+__all__ = ("ENV", "exit_product", "run_product")
 
 
 def run_product(product: str, argv: list[str] | None = None) -> int:
@@ -72,7 +72,7 @@ def run_product(product: str, argv: list[str] | None = None) -> int:
     locations = getattr(sys.modules[package], "__path__", None)
     if not locations:
         raise ValueError(f"{product!r}: {package} is not a package")
-    session = open_session(next(iter(locations)), os.environ)
+    session = _open_session(next(iter(locations)), os.environ)
     try:
         from venom_gen.binary import product_main
         from venom_gen.product import resolve
@@ -106,18 +106,19 @@ def exit_product(product: str) -> "NoReturn":
 
 
 #: Bumped when the layout of the file changes.
-FORMAT = 1
-#: The switch: ``0`` means ordinary imports and an ordinary interpreter exit.
+_FORMAT = 1
+#: The environment variable that switches the image and the quick exit off when ``0``:
+#: ordinary imports and an ordinary interpreter exit.
 ENV = "VENOM_STARTUP_IMAGE"
 _NAME = "venom-startup"
 #: The largest image read (a CLI path's is well under 1 MiB): anything bigger is not ours.
-MAX_SIZE = 16 << 20
+_MAX_SIZE = 16 << 20
 
 _bootstrap = sys.modules.get("_frozen_importlib")
 _external = sys.modules.get("_frozen_importlib_external")
 
 
-def image_path(package_dir: str) -> str | None:
+def _image_path(package_dir: str) -> str | None:
     """Where the image of the package in ``package_dir`` lives (None: no bytecode cache here)."""
     tag: str | None = sys.implementation.cache_tag  # None where bytecode is not cached
     if tag is None:
@@ -136,10 +137,10 @@ def _header() -> tuple[object, ...]:
     module was found: under another ``PYTHONPATH`` the ordinary imports decide again."""
     magic = getattr(_external, "MAGIC_NUMBER", None)
     finders = tuple(getattr(f, "__qualname__", type(f).__qualname__) for f in sys.meta_path)
-    return (FORMAT, magic, sys.flags.optimize, tuple(sys.path), finders)
+    return (_FORMAT, magic, sys.flags.optimize, tuple(sys.path), finders)
 
 
-def _read(path: str) -> "tuple[list[Entry], list[Datum]] | None":
+def _read(path: str, expected: "tuple[object, ...]") -> "tuple[list[Entry], list[Datum]] | None":
     """The image's entries, or None when it is absent, foreign, stale or unreadable."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)  # a FIFO never blocks
     try:
@@ -148,8 +149,13 @@ def _read(path: str) -> "tuple[list[Entry], list[Datum]] | None":
         return None
     try:
         st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000 or st.st_mode & 0o022 or st.st_size > MAX_SIZE:
-            return None  # not a regular file, writable by others, or no image of ours
+        if (
+            st.st_mode & 0o170000 != 0o100000
+            or st.st_mode & 0o022
+            or st.st_uid not in (0, os.geteuid())
+            or st.st_size > _MAX_SIZE
+        ):
+            return None  # not a regular file, someone else's, or no image of ours
         blob = os.read(fd, st.st_size)
     except OSError:
         return None
@@ -157,7 +163,7 @@ def _read(path: str) -> "tuple[list[Entry], list[Datum]] | None":
         os.close(fd)
     try:
         header, entries, data = marshal.loads(blob)
-        if header != _header():
+        if header != expected:
             return None
         stat = os.stat
         for _name, source, _is_package, mtime, size, _code in entries:
@@ -282,16 +288,20 @@ class _Recording:
         self.recorder.completed.append((spec.name, self.loader))
 
 
-class Session:
+class _Session:
     """One run of a binary with its image: what was installed, what is being recorded."""
 
     def __init__(
         self,
         path: str | None,
+        header: "tuple[object, ...]",
         image: "tuple[list[Entry], list[Datum]] | None",
         recorder: _Recorder | None,
     ) -> None:
         self.path = path
+        # What the image was read under, and is written under: whatever the run adds to
+        # sys.path or the meta path must not make the next run's image a stranger.
+        self.header = header
         self.enabled = path is not None
         self.local_verb = False
         self.daemon_call = False
@@ -362,38 +372,43 @@ class Session:
         if not fresh and not self.fresh_data:
             return False
         data = [*self.data.values(), *self.fresh_data]
+
+        def image() -> "tuple[Any, ...]":
+            return (self.header, [*self.entries, *_entries(fresh)], data)
+
         try:
-            return _write(self.path, (_header(), [*self.entries, *_entries(fresh)], data))
+            return _write(self.path, image)
         except Exception:  # a cache: a failed write costs the next run its speed, no more
             return False
 
 
-_current: Session | None = None
+_current: _Session | None = None
 
 
-def current() -> Session | None:
+def _session() -> _Session | None:
     """The session of this process's binary, if `venom_gen.startup` started it."""
     return _current
 
 
-def open_session(package_dir: str, environ: "Mapping[str, str]") -> Session:
+def _open_session(package_dir: str, environ: "Mapping[str, str]") -> _Session:
     """Install the image of the package in ``package_dir`` if it is valid, and record this run
     when bytecode may be written."""
     global _current
     enabled = environ.get(ENV, "1") != "0" and _bootstrap is not None and _external is not None
-    path = image_path(package_dir) if enabled else None  # None: the switch is off
+    path = _image_path(package_dir) if enabled else None  # None: the switch is off
     # Unmarshalling and running ~37 modules allocates a few hundred thousand objects, all kept
     # for the life of the process: collections meanwhile would only walk them (~2 M
     # instructions).
     collecting = gc.isenabled()
     gc.disable()
     try:
-        image = _read(path) if path is not None else None
+        header = _header()
+        image = _read(path, header) if path is not None else None
         recorder = None
         if path is not None and not sys.dont_write_bytecode:
             recorder = _Recorder()
             sys.meta_path.insert(0, recorder)
-        session = _current = Session(path, image, recorder)
+        session = _current = _Session(path, header, image, recorder)
         if session.entries:
             try:
                 session.installed = _install(session.entries)
@@ -406,33 +421,20 @@ def open_session(package_dir: str, environ: "Mapping[str, str]") -> Session:
     return session
 
 
-def _write(path: str, image: "tuple[Any, ...]") -> bool:
+def _write(path: str, image: "Callable[[], tuple[Any, ...]]") -> bool:
+    """Write ``image()`` at ``path`` with the one atomic writer; False, having computed
+    nothing, where the cache directory cannot be written (a read-only install)."""
     directory = os.path.dirname(path)
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError:
         return False
-    tmp = f"{path}.{os.getpid()}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(tmp, flags, 0o644)
-    except OSError:
-        return False  # a read-only install: the import system's usual path, every run
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(marshal.dumps(image))
-        os.replace(tmp, path)
-    except BaseException:
-        _unlink(tmp)
-        raise
+    if not os.access(directory, os.W_OK):
+        return False
+    from venom_proto.files import write_atomic  # only on a run that writes the image
+
+    write_atomic(path, marshal.dumps(image()), 0o644)
     return True
-
-
-def _unlink(path: str) -> None:
-    try:  # noqa: SIM105 (contextlib would cost every CLI call its import)
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def _entries(fresh: "list[tuple[str, SourceFileLoader]]") -> "list[Entry]":

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
-__all__ = ("Client", "CompiledVerb", "Connect", "StreamCall")
+__all__ = ("Client", "CompiledVerb", "Connect", "StartupSession", "StreamCall")
 
 
 class StreamCall(Protocol):
@@ -50,3 +50,11 @@ class CompiledVerb(Protocol):
     def result(self, value: Any) -> Any: ...
 
     def item(self, value: Any) -> Any: ...
+
+
+class StartupSession(Protocol):
+    """What the CLI tells the binary's start-up image (``venom_gen.startup``), and asks it."""
+
+    def load(self, path: str, read: Callable[[str], Any]) -> Any: ...
+
+    def dispatch(self, kind: str) -> None: ...

@@ -28,10 +28,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import IO, TextIO
 
-    from venom_gen.startup import Session as StartupSession
     from venom_schema.model import Model, Verb
 
-    from ._protocols import CompiledVerb, Connect
+    from ._protocols import CompiledVerb, Connect, StartupSession
 
     LocalVerb = Callable[[list[str]], int]
 
@@ -57,7 +56,7 @@ def _startup_session() -> StartupSession | None:
     # The binary's start-up image, when venom_gen.startup started it: it keeps the model (our
     # own build output) decoded while the file is unchanged, and learns what this call runs.
     startup = sys.modules.get("venom_gen.startup")
-    session: StartupSession | None = None if startup is None else startup.current()
+    session: StartupSession | None = None if startup is None else startup._session()
     return session
 
 
