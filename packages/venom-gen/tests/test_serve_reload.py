@@ -92,7 +92,11 @@ class Supervised:
             tool=TOOL,
             command=[sys.executable, "-c", _LAUNCH],
             args=["--reload=true"],
-            env={**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path])},
+            # Bytecode written as a developer's machine writes it (the .pyc is what can be stale).
+            env={
+                **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+                "PYTHONPATH": os.pathsep.join([str(root), *sys.path]),
+            },
             timeout=WAIT,
         )
         self.socket = self.daemon.socket
@@ -201,6 +205,25 @@ def test_an_invalid_edit_leaves_the_daemon_serving(supervised: Supervised) -> No
     supervised.wait_for("serving pid", count=2)
     with supervised.client() as client:
         assert client.call("added") == {"said": "added"}
+
+
+def test_an_edit_of_the_same_size_in_the_same_second_is_the_code_served(
+    supervised: Supervised,
+) -> None:
+    """A .pyc is checked to the whole second and the size: the supervisor drops the changed
+    sources' .pyc files, so the new daemon runs the code as saved, not the cached one."""
+    handlers = supervised.package / "handlers.py"
+    handlers.write_text(_handlers("hi").replace("{'said': 'hi'}", "{'said': 'h1'}"))
+    supervised.wait_for("serving pid", count=2)
+    with supervised.client() as client:
+        assert client.call("hi") == {"said": "h1"}  # and its .pyc is written
+    before = handlers.stat()
+    handlers.write_text(_handlers("hi").replace("{'said': 'hi'}", "{'said': 'h2'}"))
+    os.utime(handlers, ns=(before.st_atime_ns, before.st_mtime_ns))  # what the .pyc recorded
+    assert handlers.stat().st_size == before.st_size
+    supervised.wait_for("serving pid", count=3)
+    with supervised.client() as client:
+        assert client.call("hi") == {"said": "h2"}
 
 
 def test_the_socket_listens_before_the_first_daemon_serves(tmp_path: Path) -> None:
