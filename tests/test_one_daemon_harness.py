@@ -27,9 +27,6 @@ ALLOWED = {
         "systemd-socket-activate owns the socket and starts serve on the first connection"
     ),
     "tests/remote/remote_kit.py": "OpenSSH's sshd, not a venom daemon",
-    "packages/venom-gen/tests/test_serve_reload.py": (
-        "`serve --reload` is a supervisor that starts daemons itself: the test drives it as a user"
-    ),
     "bench/bench_reload.py": "times `serve --reload` swapping daemons, as a user runs it",
 }
 

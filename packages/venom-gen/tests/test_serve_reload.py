@@ -8,9 +8,7 @@ invalid edit leaves the daemon serving (rfcs/0002-wire-decisions.md D-W43).
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
@@ -19,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from venom_gen.testing import PrivateDirs
+from venom_gen.testing import DaemonProcess
 from venom_proto import SyncClient, VenomError
-from venom_proto.conventions import resolve_socket_path
 from venom_proto.owner_token import read_owner_token
 from venom_schema.model_cache import compile_model
 
@@ -82,37 +79,35 @@ def _write(package: Path, *verbs: str) -> None:
 
 
 class Supervised:
-    def __init__(self, root: Path, dirs: PrivateDirs) -> None:
+    """The scratch product, its supervisor run by the test kit's one harness."""
+
+    def __init__(self, root: Path) -> None:
         self.package = root / "rlprod"
         self.package.mkdir()
         (self.package / "__init__.py").write_text("", encoding="utf-8")
         (self.package / "product.py").write_text(_PRODUCT, encoding="utf-8")
         _write(self.package, "hi")
         compile_model(self.package / "verbs.zon")
-        self.env = dirs.env(TOOL)
-        self.env["PYTHONPATH"] = os.pathsep.join([str(root), *sys.path])
-        self.socket = resolve_socket_path(TOOL, None, self.env)
-        self.log = root / "supervisor.log"
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", _LAUNCH, "serve", "--reload=true"],
-                env=self.env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=log,
-            )
+        self.daemon = DaemonProcess(
+            tool=TOOL,
+            command=[sys.executable, "-c", _LAUNCH],
+            args=["--reload=true"],
+            # Bytecode written as a developer's machine writes it (the .pyc is what can be stale).
+            env={
+                **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+                "PYTHONPATH": os.pathsep.join([str(root), *sys.path]),
+            },
+            timeout=WAIT,
+        )
+        self.socket = self.daemon.socket
 
     def text(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
+        return self.daemon.log
 
     def wait_for(self, needle: str, count: int = 1) -> None:
         deadline = time.monotonic() + WAIT
         while self.text().count(needle) < count:
-            assert self.proc is not None
-            assert self.proc.poll() is None, self.text()
+            assert self.daemon.running, self.text()
             assert time.monotonic() < deadline, f"no {needle!r} in:\n{self.text()}"
             time.sleep(0.05)
 
@@ -122,24 +117,15 @@ class Supervised:
         return SyncClient(self.socket, auth=auth, timeout=WAIT, connect_timeout=WAIT)
 
     def stop(self) -> int:
-        assert self.proc is not None
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(WAIT)
+        return self.daemon.stop()
 
 
 @pytest.fixture
 def supervised(tmp_path: Path) -> Iterator[Supervised]:
-    dirs = PrivateDirs()
-    running = Supervised(tmp_path, dirs)
-    try:
-        running.start()
+    running = Supervised(tmp_path)
+    with running.daemon:  # ready: the socket accepts and the first daemon's token exists
         running.wait_for("serving pid")
         yield running
-    finally:
-        if running.proc is not None and running.proc.poll() is None:
-            running.proc.kill()
-            running.proc.wait(WAIT)
-        dirs.remove()
 
 
 def test_a_valid_edit_swaps_the_daemon_and_no_client_is_refused(supervised: Supervised) -> None:
@@ -221,12 +207,30 @@ def test_an_invalid_edit_leaves_the_daemon_serving(supervised: Supervised) -> No
         assert client.call("added") == {"said": "added"}
 
 
+def test_an_edit_of_the_same_size_in_the_same_second_is_the_code_served(
+    supervised: Supervised,
+) -> None:
+    """A .pyc is checked to the whole second and the size: the supervisor drops the changed
+    sources' .pyc files, so the new daemon runs the code as saved, not the cached one."""
+    handlers = supervised.package / "handlers.py"
+    handlers.write_text(_handlers("hi").replace("{'said': 'hi'}", "{'said': 'h1'}"))
+    supervised.wait_for("serving pid", count=2)
+    with supervised.client() as client:
+        assert client.call("hi") == {"said": "h1"}  # and its .pyc is written
+    before = handlers.stat()
+    handlers.write_text(_handlers("hi").replace("{'said': 'hi'}", "{'said': 'h2'}"))
+    os.utime(handlers, ns=(before.st_atime_ns, before.st_mtime_ns))  # what the .pyc recorded
+    assert handlers.stat().st_size == before.st_size
+    supervised.wait_for("serving pid", count=3)
+    with supervised.client() as client:
+        assert client.call("hi") == {"said": "h2"}
+
+
 def test_the_socket_listens_before_the_first_daemon_serves(tmp_path: Path) -> None:
     """The socket exists from the supervisor's start: an early client waits, never refused."""
-    dirs = PrivateDirs()
-    running = Supervised(tmp_path, dirs)
+    running = Supervised(tmp_path)
     try:
-        running.start()
+        running.daemon.spawn()
         deadline = time.monotonic() + WAIT
         while not os.path.exists(running.socket):
             assert time.monotonic() < deadline, running.text()
@@ -236,9 +240,7 @@ def test_the_socket_listens_before_the_first_daemon_serves(tmp_path: Path) -> No
         running.wait_for("serving pid")
         assert running.stop() == 0
     finally:
-        if running.proc is not None and running.proc.poll() is None:
-            running.proc.kill()
-        dirs.remove()
+        running.daemon.close()
 
 
 def test_the_daemon_is_the_same_command_line_less_reload() -> None:

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     LocalVerb = Callable[[list[str]], int]
 
-__all__ = ("EXIT_BROKEN_PIPE", "EXIT_OUTPUT_LOST", "main")
+__all__ = ("EXIT_BROKEN_PIPE", "EXIT_OUTPUT_LOST", "main", "run_process")
 
 #: Exit status after the reader of stdout went away: the shell's 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
@@ -187,26 +187,10 @@ def main(
     Output that cannot be written (a closed or full stdout) makes a success exit 1 and leaves
     an error's own status as it is.
     """
-    if argv is None:
-        # This process's own command line: the modules loaded so far live as long as it does.
-        # Out of the collector's sight, its passes during the call stay short (a pass over
-        # them all cost ~0.7 ms of every call); callers embedding main() keep their collector.
-        gc.freeze()
     args = list(sys.argv[1:] if argv is None else argv)
-    out_stream: IO[bytes] | ClosedStdout
-    if stdout is not None:
-        out_stream = stdout
-    else:  # sys.stdout is None when the process started with fd 1 closed
-        out_stream = ClosedStdout() if sys.stdout is None else sys.stdout.buffer
     program = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "venom"
-    out = Output(
-        program,
-        json=wants_json(args),
-        stdout=out_stream,
-        stderr=sys.stderr if stderr is None else stderr,
-        environ=environ,
-    )
-    try:
+
+    def body(out: Output) -> int:
         return _run(
             model_path,
             args,
@@ -216,6 +200,52 @@ def main(
             connect=sync_connect if connect is None else connect,
             environ=os.environ if environ is None else environ,
         )
+
+    return run_process(
+        program,
+        args,
+        body,
+        own_process=argv is None,
+        stdout=stdout,
+        stderr=stderr,
+        environ=environ,
+    )
+
+
+def run_process(
+    program: str,
+    args: list[str],
+    body: Callable[[Output], int],
+    *,
+    own_process: bool,
+    stdout: IO[bytes] | None,
+    stderr: TextIO | None,
+    environ: Mapping[str, str] | None,
+) -> int:
+    """The edge of a CLI process, the same for a product's binary and for ``venom``: the
+    output (``--json`` or human text, on ``stdout``/``stderr`` or the process's own), then
+    ``body(out)``, with Ctrl-C (``cancelled``, exit 8), a reader that went away (exit 141)
+    and a success whose output was lost (exit 1) turned into exit statuses.
+    ``own_process`` is true when ``args`` are the process's own command line."""
+    if own_process:
+        # The modules loaded so far live as long as the process. Out of the collector's
+        # sight, its passes during the call stay short (a pass over them all cost ~0.7 ms of
+        # every call); callers embedding a CLI keep their collector.
+        gc.freeze()
+    out_stream: IO[bytes] | ClosedStdout
+    if stdout is not None:
+        out_stream = stdout
+    else:  # sys.stdout is None when the process started with fd 1 closed
+        out_stream = ClosedStdout() if sys.stdout is None else sys.stdout.buffer
+    out = Output(
+        program,
+        json=wants_json(args),
+        stdout=out_stream,
+        stderr=sys.stderr if stderr is None else stderr,
+        environ=environ,
+    )
+    try:
+        return body(out)
     except KeyboardInterrupt:
         try:
             return out.error(VenomError("cancelled", "cancelled by Ctrl-C"))

@@ -9,14 +9,12 @@ runs, so ``venom call`` loads neither ``ls``'s socket probing nor ``describe``'s
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 
 from venom_gen._version import VERSION
-from venom_gen.cli._argv import wants_json
-from venom_gen.cli._output import ClosedStdout, Output, OutputLost, silence_stdout
-from venom_gen.cli._run import EXIT_BROKEN_PIPE, EXIT_OUTPUT_LOST
+from venom_gen.cli._output import Output
+from venom_gen.cli._run import run_process
 from venom_proto import VenomError
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would cost every call ~3 ms.
@@ -226,39 +224,26 @@ def main(
     Never raises for bad input, an unreachable daemon, Ctrl-C or a closed stdout; the other
     arguments exist for tests and embedding.
     """
-    if argv is None:
-        gc.freeze()  # as the product CLI does: the collector's passes skip start-up's objects
     args_list = list(sys.argv[1:] if argv is None else argv)
-    out_stream: IO[bytes] | ClosedStdout
-    if stdout is not None:
-        out_stream = stdout
-    else:
-        out_stream = ClosedStdout() if sys.stdout is None else sys.stdout.buffer
-    out = Output(
-        PROGRAM,
-        json=wants_json(args_list),
-        stdout=out_stream,
-        stderr=sys.stderr if stderr is None else stderr,
-    )
-    try:
+
+    def body(out: Output) -> int:
         try:
-            args = parse_args(args_list)
+            try:
+                args = parse_args(args_list)
+            except VenomError as exc:
+                command = next((t for t in args_list if t in _ARITY), "")
+                hint = f"Try 'venom {command} --help'." if command else "Try 'venom --help'."
+                return out.error(exc, hint=hint)
+            return _run(args, out, os.environ if environ is None else environ, stdin)
         except VenomError as exc:
-            command = next((t for t in args_list if t in _ARITY), "")
-            hint = f"Try 'venom {command} --help'." if command else "Try 'venom --help'."
-            return out.error(exc, hint=hint)
-        return _run(args, out, os.environ if environ is None else environ, stdin)
-    except VenomError as exc:
-        return out.error(exc)
-    except KeyboardInterrupt:
-        try:
-            return out.error(VenomError("cancelled", "cancelled by Ctrl-C"))
-        except (KeyboardInterrupt, BrokenPipeError):
-            return 8
-    except BrokenPipeError:
-        if not isinstance(out_stream, ClosedStdout):
-            silence_stdout(out_stream)
-        return EXIT_BROKEN_PIPE
-    except OutputLost as lost:
-        out.lost(lost)
-        return EXIT_OUTPUT_LOST
+            return out.error(exc)
+
+    return run_process(
+        PROGRAM,
+        args_list,
+        body,
+        own_process=argv is None,
+        stdout=stdout,
+        stderr=stderr,
+        environ=environ,
+    )

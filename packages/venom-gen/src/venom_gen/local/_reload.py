@@ -229,6 +229,23 @@ class _Supervisor:
             self.current.stop()
 
 
+def _forget_bytecode(paths: set[str]) -> None:
+    """Remove the ``.pyc`` files of the changed sources before a new daemon imports them.
+
+    A ``.pyc`` is checked against its source's size and its mtime in whole seconds: an edit
+    that keeps the size, saved within the second of the last import (an editor's quick fix, a
+    tool writing the file twice), would otherwise bring the old code back in the new daemon.
+    """
+    from importlib.util import cache_from_source
+
+    for path in paths:
+        if not path.endswith(".py"):
+            continue
+        for level in ("", 1, 2):
+            with contextlib.suppress(OSError, ValueError, NotImplementedError):
+                os.unlink(cache_from_source(path, optimization=level))
+
+
 def _setup_logging() -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -314,6 +331,7 @@ def run_reload(
             if not paths or stop.is_set() or supervisor.nothing_new(paths):
                 continue
             supervisor.log.info("changed: %s", ", ".join(sorted(paths)))
+            _forget_bytecode(paths)
             supervisor.replace()
     finally:
         supervisor.stop()
