@@ -12,7 +12,12 @@ import pytest
 
 from venom_proto import Call, ConnectionInfo, VenomError, VerbHandler
 from venom_schema import model as schema
-from venom_schema.grants import ALL_GRANTS, PUBLIC_GRANTS
+from venom_schema.grants import (
+    ALL_GRANTS,
+    PUBLIC_GRANTS,
+    STATIC_GRANT_CLASSES,
+    grants_for_connection,
+)
 from venom_schema.model import Descriptor, Field, Model
 from venom_schema.registry import RegistryError, build_verbs
 
@@ -270,3 +275,41 @@ def test_grant_none_needs_no_grant() -> None:
     assert verbs["status"].handler(call, {}) is None
     with pytest.raises(VenomError, match=r"denied\.grant"):
         verbs["echo"].handler(call, {"text": "x"})
+
+
+def test_sets_decided_once_take_the_generated_path_and_live_ones_the_general() -> None:
+    """The daemon's hot path (docs/benchmarks.md, per-request instructions): a plain sync
+    verb admits a connection whose grants were decided once (the owner's set, the peer's
+    floor: `STATIC_GRANT_CLASSES`) inline; only live grants (an issued token's, re-read
+    before each admission) go to the general wrapper. The floor once went there on every call
+    (+9k instructions per request for a caller without a token)."""
+
+    class Live(frozenset[str]):
+        async def refresh(self) -> None:
+            return None
+
+    held: dict[str, Any] = {}
+    handler = build_verbs(
+        MODEL,
+        {"echo": echo, "events": echo, "note.write": echo, "status": echo},
+        grants_for=lambda info: held["grants"],
+    )["echo"].handler
+    general_calls: list[str] = []
+    general = handler.__globals__["_general"]
+
+    def spy(call: Call, raw: Any) -> Any:
+        general_calls.append(type(held["grants"]).__name__)
+        return general(call, raw)
+
+    handler.__globals__["_general"] = spy
+    peer = ConnectionInfo(id=1, uid=os.getuid(), gid=os.getgid(), pid=None)
+    peer.hello = {"proto": [1]}  # no token: the peer's floor
+    for grants in (grants_for_connection(peer, None), ALL_GRANTS, Live(PUBLIC_GRANTS)):
+        assert grants.__class__ in STATIC_GRANT_CLASSES or isinstance(grants, Live)
+        held["grants"] = grants
+        call, _ = make_call("echo", owner=False)
+        value = handler(call, {"text": "hi"})
+        if inspect.iscoroutine(value):
+            value = asyncio.run(value)
+        assert value == {"text": "hi"}
+    assert general_calls == ["Live"]

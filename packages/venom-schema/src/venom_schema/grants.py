@@ -35,6 +35,7 @@ __all__ = (
     "ALL_GRANTS",
     "GRANTS",
     "PUBLIC_GRANTS",
+    "STATIC_GRANT_CLASSES",
     "check_grant",
     "grants_for_connection",
     "grants_within",
@@ -59,6 +60,11 @@ class _Floor(frozenset[str]):
 class _Unrecognized(_Floor):
     identity = "unrecognized"
 
+
+#: The classes of grant sets decided once per connection: a plain frozenset (the owner
+#: token's, or a test's) and the floor's two kinds. Any other class is live (an issued token's
+#: set, re-read before each admission). The daemon's fast path admits these by a class test.
+STATIC_GRANT_CLASSES: frozenset[type] = frozenset({frozenset, _Floor, _Unrecognized})
 
 #: No token presented: the peer default (rfcs/0005 §3).
 _PEER = _Floor(PUBLIC_GRANTS)

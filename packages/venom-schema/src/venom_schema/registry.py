@@ -21,7 +21,7 @@ from typing import Any
 
 from venom_proto import Call, ConnectionInfo, Handler, VenomError, VerbHandler
 
-from .grants import ALL_GRANTS, check_grant
+from .grants import ALL_GRANTS, STATIC_GRANT_CLASSES, check_grant
 from .model import Json, JsonObject, Model
 from .runtime import CompiledVerb, DescriptorError, Validator, compile_verb
 from .runtime._generated import compile_function, object_block
@@ -168,7 +168,7 @@ def _refresh_of(grants: Container[str]) -> Callable[[], Awaitable[None]] | None:
     ``refresh`` before every admission on the connection, whatever the verb's grant, and the
     refresh raises (ending the call, and its owner closes the connection) when they ended.
     """
-    if grants.__class__ is frozenset:
+    if grants.__class__ in STATIC_GRANT_CLASSES:
         return None
     refresh: Callable[[], Awaitable[None]] | None = getattr(grants, "refresh", None)
     return refresh
@@ -190,8 +190,9 @@ def _generated_plain(
     around the handler call (`runtime.object_block`), saving three frames per call on the
     daemon's hottest path. Anything the inline code does not accept goes to the compiled
     validators, which decide exactly as `wrap_handler`'s closures do; a connection whose
-    grants are not a plain ``frozenset`` holding the verb's grant (refused, or live grants)
-    goes to ``general``, the wrapper every other verb uses.
+    grants are not a set decided once (`STATIC_GRANT_CLASSES`: the owner token's, the
+    peer's floor) holding the verb's grant (refused, or live grants) goes to ``general``, the
+    wrapper every other verb uses.
     """
     if compiled.params_plans is None:
         raise RegistryError([], [], [f"verb {compiled.name!r}: not compiled for the daemon"])
@@ -201,7 +202,7 @@ def _generated_plain(
         "_result": result,
         "_general": general,
         "_held": held,
-        "_frozenset": frozenset,
+        "_STATIC": STATIC_GRANT_CLASSES,
         "_GRANT": compiled.grant,
         "_NAME": compiled.name,
         "_JSON_TYPES": _JSON_TYPES,
@@ -216,12 +217,12 @@ def _generated_plain(
     ]
     if compiled.grant != "none":  # `none` is explicitly no grant at all (RFC-0004 §2)
         lines += [
-            "    if grants.__class__ is not _frozenset or _GRANT not in grants:",
+            "    if grants.__class__ not in _STATIC or _GRANT not in grants:",
             "        return _general(call, raw)",
         ]
     else:  # no grant, but live grants still end a session whose token stopped counting
         lines += [
-            "    if grants.__class__ is not _frozenset:",
+            "    if grants.__class__ not in _STATIC:",
             "        return _general(call, raw)",
         ]
     lines += object_block(
