@@ -119,6 +119,10 @@ def run(sizes: Sizes | None = None) -> list[Row]:
     sz = sizes or Sizes()
     with short_tmpdir() as tmp:
         env = isolated_env(tmp)
+        # Every program here is a console script or a standalone script, as a user runs it:
+        # the checkout on PYTHONPATH (which the bench's own helpers need) would make each of
+        # their imports search it first, a cost no installed CLI pays.
+        env.pop("PYTHONPATH", None)
         sock = str(tmp / "echo.sock")
         programs = _programs(tmp, sock)
         wall: dict[str, list[float]] = {name: [] for name in programs}
