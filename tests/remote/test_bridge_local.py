@@ -69,8 +69,9 @@ def test_no_hello_in_time_or_too_large_is_refused() -> None:
     assert json.loads(out.stdout)["error"]["data"]["reason"] == "too_large"
 
 
-def _bridges() -> set[int]:
-    """Pids of running ``... bridge --socket ...`` processes of venom-echo."""
+def _bridges(socket_path: str) -> set[int]:
+    """Pids of running ``venom-echo bridge --socket SOCKET_PATH`` processes: this test's own,
+    by its private socket, never another test run's on the same machine."""
     found = set()
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
@@ -80,7 +81,8 @@ def _bridges() -> set[int]:
                 argv = f.read().split(b"\0")
         except OSError:
             continue
-        if any(a.endswith(b"venom-echo") for a in argv[:2]) and b"bridge" in argv:
+        ours = os.fsencode(socket_path) in argv
+        if ours and any(a.endswith(b"venom-echo") for a in argv[:2]) and b"bridge" in argv:
             found.add(int(pid))
     return found
 
@@ -122,21 +124,21 @@ def test_ssh_killed_leaves_no_bridge_behind(
     """SIGKILL to the client's ssh during a quiet stream: the remote bridge exits too."""
     daemon, sshd = remote
     monkeypatch.setenv("VENOM_SSH_COMMAND", sshd.ssh_env["VENOM_SSH_COMMAND"])
-    before = _bridges()
+    before = _bridges(daemon.socket)
     client = SyncClient(
         sshd.url(daemon.socket), client_name="t", client_version="0", auth={"token": daemon.token()}
     )
     try:
         client.stream("events", {"follow": True})
-        new = _bridges() - before
+        new = _bridges(daemon.socket) - before
         assert len(new) == 1
         ssh = client._ssh  # the test reaches in for the child's pid only
         assert ssh is not None
         os.kill(ssh.pid, signal.SIGKILL)
         deadline = time.monotonic() + 5
-        while new & _bridges() and time.monotonic() < deadline:
+        while new & _bridges(daemon.socket) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not new & _bridges()
+        assert not new & _bridges(daemon.socket)
     finally:
         client.close()
 
