@@ -237,6 +237,7 @@ def test_no_image_without_bytecode_writing_or_with_the_switch_off(root: Path) ->
         "empty",
         "group-writable",
         "another user's",
+        "a symbolic link",
         "a directory",
         "a fifo",
         "huge",
@@ -258,6 +259,10 @@ def test_a_damaged_or_foreign_image_is_ignored_and_replaced(root: Path, damage: 
         if os.geteuid() != 0:
             pytest.skip("only root can give a file to another user")
         os.chown(image, 54321, -1)
+    elif damage == "a symbolic link":
+        real = image.with_name("elsewhere.image")
+        image.rename(real)
+        image.symlink_to(real.name)
     elif damage == "a directory":
         image.unlink()
         image.mkdir()

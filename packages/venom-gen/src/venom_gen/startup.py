@@ -27,8 +27,9 @@ imported (source modules only), unless bytecode writing is off (``-B``,
 ``PYTHONDONTWRITEBYTECODE``). Nothing else shapes it: ``--help``, usage errors and local verbs
 (``serve``, ``mcp`` and the rest, which import their own worlds) would make every call run
 their modules. Trust: the file sits in the package's ``__pycache__``, where whoever can write
-it can already write a ``.pyc`` the interpreter runs; one that is not a regular file, is
-writable by group or others, or belongs to another user than this one or root, is never read.
+it can already write a ``.pyc`` the interpreter runs; one that is a symbolic link or not a
+regular file, is writable by group or others, or belongs to another user than this one or
+root, is never read.
 
 **The exit.** Through `exit_product`, a finished CLI call (no local verb, no thread, no
 ``atexit`` callback) flushes stdout and stderr and ends with ``os._exit``: interpreter
@@ -37,13 +38,14 @@ nothing a finished call needs. `run_product` returns instead, for code that goes
 
 ``VENOM_STARTUP_IMAGE=0`` turns both off. This module is the first of the toolkit a CLI call
 loads: it imports only modules the interpreter has loaded before it runs anything (``gc``,
-``marshal``, ``os``, ``sys``), and no ``from __future__`` import, which would load
+``marshal``, ``os``, ``stat``, ``sys``), and no ``from __future__`` import, which would load
 ``__future__`` outside the image.
 """
 
 import gc
 import marshal
 import os
+import stat
 import sys
 
 # Named so mypy treats it as typing.TYPE_CHECKING; importing typing would slow every CLI call.
@@ -118,6 +120,10 @@ _NAME = "venom-startup"
 #: The largest image read (a CLI path's is well under 1 MiB): anything bigger is not ours.
 _MAX_SIZE = 16 << 20
 
+#: How every reader of a file of ours opens it (venom_proto.files, the family's model cache):
+#: no symbolic link followed, and a FIFO with no writer never blocks the open.
+_READ = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
 _bootstrap = sys.modules.get("_frozen_importlib")
 _external = sys.modules.get("_frozen_importlib_external")
 
@@ -146,15 +152,14 @@ def _header() -> tuple[object, ...]:
 
 def _read(path: str, expected: "tuple[object, ...]") -> "tuple[list[Entry], list[Datum]] | None":
     """The image's entries, or None when it is absent, foreign, stale or unreadable."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)  # a FIFO never blocks
     try:
-        fd = os.open(path, flags)
+        fd = os.open(path, _READ)
     except OSError:
-        return None
+        return None  # absent, or a symbolic link (ELOOP)
     try:
         st = os.fstat(fd)
         if (
-            st.st_mode & 0o170000 != 0o100000
+            not stat.S_ISREG(st.st_mode)
             or st.st_mode & 0o022
             or st.st_uid not in (0, os.geteuid())
             or st.st_size > _MAX_SIZE
@@ -169,13 +174,13 @@ def _read(path: str, expected: "tuple[object, ...]") -> "tuple[list[Entry], list
         header, entries, data = marshal.loads(blob)
         if header != expected:
             return None
-        stat = os.stat
+        stat_of = os.stat
         for _name, source, _is_package, mtime, size, _code in entries:
-            st = stat(source)
+            st = stat_of(source)
             if st.st_mtime_ns != mtime or st.st_size != size:
                 return None
         for source, mtime, size, _value in data:
-            st = stat(source)
+            st = stat_of(source)
             if st.st_mtime_ns != mtime or st.st_size != size:
                 return None
     except Exception:  # a cache: whatever is wrong with it means "import as usual"
